@@ -1,0 +1,15 @@
+"""localbo: local Bayesian optimization on GP sample paths, in numpy/scipy and float64.
+
+The library behind the reproduction of "The Behavior and Convergence of Local Bayesian
+Optimization" (Wu, Gardner, et al., NeurIPS 2023). Modules follow the math:
+
+- `kernels`: RBF and Matern-5/2 and their derivatives;
+- `linalg`: the one Cholesky helper (escalating jitter) and factor updates;
+- `gp`: exact GP posterior, its gradient mean and covariance;
+- `sample_paths`: random-Fourier-feature GP sample paths with exact gradients;
+- `acquisition`: alpha_trace of GIBO with its analytic gradient in the design;
+- `error_function`: E_{d,k,sigma}(b), its bounds and differencing designs;
+- `seeding`, `io`: named random streams, atomic outputs.
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,82 @@
+"""Atomic file output and safe input: a killed job never leaves a half-written result.
+
+Every writer goes to a temporary file in the destination's directory and renames it into place
+(rename is atomic on POSIX); arrays are read with allow_pickle=False.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+
+@contextmanager
+def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
+    """Yield a temporary path next to `path`; rename it to `path` if the block succeeds.
+
+    The temporary name keeps `suffix` (e.g. ".pdf") so writers that infer a format from it work.
+    """
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    os.close(fd)
+    try:
+        yield Path(tmp)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _write_text(path: str | Path, write: Callable[[IO[str]], None]) -> None:
+    with atomic_path(path) as tmp, open(tmp, "w", newline="") as handle:
+        write(handle)
+
+
+def save_json(path: str | Path, obj: Any) -> None:
+    """Write `obj` as indented JSON with sorted keys (stable bytes for identical content)."""
+    _write_text(path, lambda h: h.write(json.dumps(obj, indent=2, sort_keys=True) + "\n"))
+
+
+def load_json(path: str | Path) -> Any:
+    with open(path) as handle:
+        return json.load(handle)
+
+
+def save_npz(path: str | Path, **arrays: np.ndarray) -> None:
+    """Write arrays as an uncompressed .npz, atomically."""
+    with atomic_path(path, suffix=".npz") as tmp, open(tmp, "wb") as handle:
+        np.savez(handle, **arrays)
+
+
+def load_npz(path: str | Path) -> dict[str, np.ndarray]:
+    """Read every array of an .npz into memory, never unpickling objects."""
+    with np.load(path, allow_pickle=False) as data:
+        return {key: data[key] for key in data.files}
+
+
+def save_csv(path: str | Path, rows: list[dict[str, Any]], columns: list[str]) -> None:
+    """Write rows (dicts) as CSV with a header, floats in repr form (round-trip exact)."""
+
+    def write(handle: IO[str]) -> None:
+        handle.write(",".join(columns) + "\n")
+        for row in rows:
+            handle.write(",".join(_csv_field(row[c]) for c in columns) + "\n")
+
+    _write_text(path, write)
+
+
+def _csv_field(value: Any) -> str:
+    if isinstance(value, float | np.floating):
+        return repr(float(value))
+    text = str(value)
+    if any(ch in text for ch in ',"\n'):
+        text = '"' + text.replace('"', '""') + '"'
+    return text
