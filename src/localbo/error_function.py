@@ -9,8 +9,9 @@ appendix D (so the estimate is never above that design's value), and compared wi
 
 * Lemma 2 (any kernel, sigma = 0):      E(b) <= C max(0, 1 + d - b), C = -d^2 phi(0);
 * Lemma 3 (RBF):                        E(2md) <= d (1 + W(-m / (e (m + sigma^2))));
-* Lemma 4 (Matern-5/2, appendix F):     E(2md) <= d (15/2 sigma m^{-1/2} + 70/9 sigma^{3/2} m^{-3/4}),
-                                        plotted as 15 sqrt(2) / 2 * sigma d^{3/2} b^{-1/2}.
+* Lemma 4 (Matern-5/2, appendix F):
+      E(2md) <= d (15/2 sigma m^{-1/2} + 70/9 sigma^{3/2} m^{-3/4}),
+      plotted as 15 sqrt(2) / 2 * sigma d^{3/2} b^{-1/2}.
 
 The lemmas assume unit lengthscale and outputscale, as do the bound functions here.
 """
@@ -176,6 +177,56 @@ def starting_designs(
     return starts, designs
 
 
+@dataclass(frozen=True)
+class TraceRun:
+    """One L-BFGS run on alpha_trace(0, Z): final design and value, trace per iteration."""
+
+    design: np.ndarray
+    value: float
+    trace: np.ndarray
+    evaluations: int
+
+
+def minimize_trace(
+    kernel: Kernel, Z0: np.ndarray, noise_var: float, max_iterations: int
+) -> TraceRun:
+    """Minimize alpha_trace(0, Z | {}) over Z by L-BFGS from the (b, d) design Z0.
+
+    The returned value is never above the starting value. Progress is logged every 25
+    iterations so long jobs show where they are.
+    """
+    b, d = Z0.shape
+    origin = np.zeros(d)
+    evaluations = 0
+
+    def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
+        nonlocal evaluations
+        evaluations += 1
+        value, grad = gradient_trace(kernel, origin, z.reshape(b, d), noise_var)
+        return value, grad.ravel()
+
+    trace = [objective(Z0.ravel())[0]]
+
+    def record(intermediate_result: OptimizeResult) -> None:
+        trace.append(float(intermediate_result.fun))
+        if len(trace) % 25 == 0:
+            log.info("iteration %d trace %.6g", len(trace) - 1, trace[-1])
+
+    res = minimize(
+        objective,
+        Z0.ravel(),
+        jac=True,
+        method="L-BFGS-B",
+        callback=record,
+        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9},
+    )
+    if res.fun <= trace[0]:
+        design, value = res.x.reshape(b, d), float(res.fun)
+    else:
+        design, value = Z0.copy(), trace[0]
+    return TraceRun(design=design, value=value, trace=np.asarray(trace), evaluations=evaluations)
+
+
 def estimate_error_function(
     kernel: Kernel,
     d: int,
@@ -206,63 +257,27 @@ def estimate_error_function(
         raise ValueError(f"need d >= 1, b >= 1, sigma >= 0, restarts >= 1; got {d}, {b}, {sigma}")
     start_time = time.perf_counter()
     noise_var = max(sigma**2, min_noise_var)
-    origin = np.zeros(d)
     starts, designs = starting_designs(kernel, d, b, noise_var, restarts, perturbation, rng)
-    evaluations = 0
-    history: list[tuple[int, int, float]] = []
+    history: list[np.ndarray] = []
     best_value, best_design = np.inf, starts[0]
-    start_values, restart_values = [], []
-
+    start_values, restart_values, evaluations = [], [], 0
     for restart, Z0 in enumerate(starts):
-
-        def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
-            nonlocal evaluations
-            evaluations += 1
-            value, grad = gradient_trace(kernel, origin, z.reshape(b, d), noise_var)
-            return value, grad.ravel()
-
-        start_value = objective(Z0.ravel())[0]
-        start_values.append(start_value)
-        history.append((restart, 0, start_value))
-
-        iteration = 0
-
-        def record(intermediate_result: OptimizeResult) -> None:
-            nonlocal iteration
-            iteration += 1
-            history.append((restart, iteration, float(intermediate_result.fun)))
-            if iteration % 25 == 0:
-                log.info(
-                    "restart %d iteration %d trace %.6g",
-                    restart,
-                    iteration,
-                    intermediate_result.fun,
-                )
-
-        res = minimize(
-            objective,
-            Z0.ravel(),
-            jac=True,
-            method="L-BFGS-B",
-            callback=record,
-            options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9},
-        )
-        final = float(res.fun)
-        if final > start_value:  # L-BFGS-B returns its best point; keep the guarantee explicit
-            final, res_x = start_value, Z0.ravel()
-        else:
-            res_x = res.x
-        restart_values.append(final)
-        log.info("restart %d: %.6g -> %.6g (%s)", restart, start_value, final, res.message)
-        if final < best_value:
-            best_value, best_design = final, res_x.reshape(b, d).copy()
+        run = minimize_trace(kernel, Z0, noise_var, max_iterations)
+        log.info("restart %d: %.6g -> %.6g", restart, run.trace[0], run.value)
+        start_values.append(float(run.trace[0]))
+        restart_values.append(run.value)
+        evaluations += run.evaluations
+        steps = np.arange(len(run.trace))
+        history.append(np.column_stack([np.full(len(steps), restart), steps, run.trace]))
+        if run.value < best_value:
+            best_value, best_design = run.value, run.design
 
     return ErrorFunctionEstimate(
         value=best_value,
         design=best_design,
         start_values=start_values,
         restart_values=restart_values,
-        history=np.asarray(history, dtype=float).reshape(-1, 3),
+        history=np.vstack(history),
         designs=designs,
         evaluations=evaluations,
         seconds=time.perf_counter() - start_time,
