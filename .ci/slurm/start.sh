@@ -24,14 +24,14 @@ DB_PASS=localbo-slurmdbd # local-only password of the DB user 'slurm'
 PIDS=$STATE/pids
 LOGS=$STATE/log
 MUNGE_SOCK=$STATE/munge/munge.socket
-DB_SOCK=$STATE/mysql.sock
+DB_SOCK=$STATE/mysql/mysqld.sock   # inside the mysql-owned dir: mariadbd runs as mysql
 
 T0=$(date +%s.%N)
 PHASE_T=$T0
 log() { echo "[slurm/start] $*"; }
 die() {
   echo "[slurm/start] ERROR: $*" >&2
-  for f in "$LOGS"/*.log; do
+  for f in "$LOGS"/*.log "$LOGS"/*.out; do
     [ -s "$f" ] || continue
     echo "----- last lines of $f -----" >&2
     tail -n 15 "$f" >&2
@@ -43,10 +43,15 @@ phase_done() { # print how long the phase took
   awk -v a="$PHASE_T" -v b="$now" -v n="$1" 'BEGIN { printf "[slurm/start] %-28s %6.1f s\n", n, b - a }'
   PHASE_T=$now
 }
+WATCH=""  # "NAME COMM" of the daemon wait_for should watch (fail fast if it died)
 wait_for() { # wait_for DESCRIPTION COMMAND...   (polls every 0.5 s up to $WAIT s)
   local what=$1; shift
   local deadline=$(( $(date +%s) + WAIT ))
   until "$@" >/dev/null 2>&1; do
+    # shellcheck disable=SC2086
+    if [ -n "$WATCH" ] && ! running $WATCH; then
+      die "${WATCH%% *} died while waiting for $what (see $LOGS/${WATCH%% *}.*)"
+    fi
     [ "$(date +%s)" -lt "$deadline" ] || die "timed out after ${WAIT}s waiting for $what"
     sleep 0.5
   done
@@ -77,10 +82,10 @@ phase_done "packages"
 # --------------------------------------------------------------------------
 # 2. directories and configuration
 # --------------------------------------------------------------------------
-mkdir -p "$STATE" "$PIDS" "$LOGS" "$STATE/ctld" "$STATE/slurmd" "$STATE/munge" "$STATE/mysql"
+mkdir -p "$STATE" "$PIDS" "$LOGS" "$STATE/ctld" "$STATE/slurmd" "$STATE/munge" "$STATE/mysql/data"
 chmod 755 "$STATE"
-chown munge:munge "$STATE/munge"; chmod 700 "$STATE/munge"
-chown mysql:mysql "$STATE/mysql"
+chown munge:munge "$STATE/munge"; chmod 755 "$STATE/munge"  # clients need +x on the socket dir
+chown -R mysql:mysql "$STATE/mysql"
 
 NODE=$(hostname -s)
 CPUS=$(nproc)
@@ -180,13 +185,15 @@ if running munged munged; then
   log "munged already running"
 else
   rm -f "$MUNGE_SOCK" "$MUNGE_SOCK.lock"
-  launch munged runuser -u munge -- /usr/sbin/munged --foreground --force \
+  # setpriv execs (runuser would fork and its PID would be recorded instead)
+  launch munged setpriv --reuid=munge --regid=munge --init-groups /usr/sbin/munged --foreground \
     --socket="$MUNGE_SOCK" --seed-file="$STATE/munge/munged.seed" \
+    --pid-file="$STATE/munge/munged.daemonpid" \
     --log-file="$LOGS/munged.log"
   sleep 0.3
 fi
 munge_ok() { munge -n -S "$MUNGE_SOCK" | unmunge -S "$MUNGE_SOCK"; }
-wait_for "munged" munge_ok
+WATCH="munged munged"; wait_for "munged" munge_ok
 phase_done "munged"
 
 # --------------------------------------------------------------------------
@@ -196,19 +203,19 @@ MYSQL="mariadb --no-defaults -S $DB_SOCK -u root"
 if running mariadb mariadbd; then
   log "mariadb already running"
 else
-  if [ ! -d "$STATE/mysql/mysql" ]; then
-    mariadb-install-db --no-defaults --datadir="$STATE/mysql" --user=mysql \
+  if [ ! -d "$STATE/mysql/data/mysql" ]; then
+    mariadb-install-db --no-defaults --datadir="$STATE/mysql/data" --user=mysql \
       --skip-test-db >"$LOGS/mariadb-install.log" 2>&1 \
       || die "mariadb-install-db failed (see $LOGS/mariadb-install.log)"
   fi
   rm -f "$DB_SOCK"
   launch mariadb /usr/sbin/mariadbd --no-defaults --user=mysql \
-    --datadir="$STATE/mysql" --socket="$DB_SOCK" --pid-file="$STATE/mariadb.daemonpid" \
+    --datadir="$STATE/mysql/data" --socket="$DB_SOCK" --pid-file="$STATE/mysql/mariadb.daemonpid" \
     --port="$DB_PORT" --bind-address=127.0.0.1 --skip-name-resolve \
-    --log-error="$LOGS/mariadb.log" --skip-log-bin \
+    --skip-log-bin \
     --innodb-buffer-pool-size=256M --innodb-log-file-size=64M --innodb-lock-wait-timeout=900
 fi
-wait_for "mariadb" mariadb-admin --no-defaults -S "$DB_SOCK" -u root ping
+WATCH="mariadb mariadbd"; wait_for "mariadb" mariadb-admin --no-defaults -S "$DB_SOCK" -u root ping
 alive_or_die mariadb mariadbd
 $MYSQL <<EOF || die "could not create the slurm DB user"
 CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY '$DB_PASS';
@@ -228,7 +235,7 @@ if running slurmdbd slurmdbd; then
 else
   launch slurmdbd /usr/sbin/slurmdbd -D
 fi
-wait_for "slurmdbd (sacctmgr list cluster)" sacctmgr -n list cluster
+WATCH="slurmdbd slurmdbd"; wait_for "slurmdbd (sacctmgr list cluster)" sacctmgr -n list cluster
 alive_or_die slurmdbd slurmdbd
 if ! sacctmgr -n -P list cluster format=cluster | grep -qx "$CLUSTER"; then
   sacctmgr -i add cluster "$CLUSTER" >/dev/null || die "sacctmgr add cluster failed"
@@ -258,7 +265,7 @@ else
   launch slurmctld /usr/sbin/slurmctld -D -i
 fi
 ctld_up() { scontrol ping | grep -q 'is UP'; }
-wait_for "slurmctld (scontrol ping)" ctld_up
+WATCH="slurmctld slurmctld"; wait_for "slurmctld (scontrol ping)" ctld_up
 alive_or_die slurmctld slurmctld
 phase_done "slurmctld"
 
@@ -275,11 +282,11 @@ node_idle() {
     *) return 1 ;;
   esac
 }
-wait_for "node $NODE to become idle (sinfo)" node_idle
+WATCH="slurmd slurmd"; wait_for "node $NODE to become idle (sinfo)" node_idle
 alive_or_die slurmd slurmd
 phase_done "slurmd (node idle)"
 
-wait_for "sacct to answer" sacct -n -X -S now-1hours
+WATCH=""; wait_for "sacct to answer" sacct -n -X -S now-1hours
 phase_done "sacct check"
 
 log "cluster '$CLUSTER' ready: node $NODE ($CPUS CPUs, RealMemory=$REAL_MEM MB, DefMemPerCPU=$DEF_MEM_PER_CPU MB), partition '$PARTITION', account '$ACCOUNT'"

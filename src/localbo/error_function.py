@@ -57,6 +57,16 @@ def matern_leading_bound(d: float, b: float, sigma: float) -> float:
     return 7.5 * np.sqrt(2.0) * sigma * d**1.5 * b**-0.5
 
 
+def paper_bound(kernel_name: str, d: int, b: int, sigma: float) -> float:
+    """The bound drawn beside the estimate: Lemma 4's leading term for Matern-5/2, Lemma 3 with
+    m = b / (2d) for RBF (noiseless: Lemma 2)."""
+    if kernel_name == "matern52":
+        return matern_leading_bound(d, b, sigma)
+    if kernel_name == "rbf":
+        return rbf_lambertw_bound(d, b / (2 * d), sigma)
+    raise ValueError(f"no bound for kernel {kernel_name!r}")
+
+
 # --- finite-differencing designs (appendix D) --------------------------------------------------
 
 
@@ -161,20 +171,28 @@ def starting_designs(
     perturbation: float,
     rng: np.random.Generator,
 ) -> tuple[list[np.ndarray], list[DesignValue]]:
-    """Starting designs for the restarts: the best differencing design, then jittered copies.
+    """Starting designs for the restarts: jittered copies of the best differencing design.
 
-    Restart 0 starts exactly at the better of the central and forward designs (optimal step),
-    so the estimate is never worse than it. Its repeated points stay tied under L-BFGS by
-    symmetry; the other restarts break the ties with Gaussian noise of `perturbation * step`.
+    The better of the central and forward designs (optimal step) is the incumbent the estimate
+    starts from, so the estimate is never worse than it. Started exactly there, L-BFGS would keep
+    the repeated points tied by symmetry; each restart breaks the ties with Gaussian noise of
+    `perturbation * step`.
+
+    Returns:
+        (starts, designs): `restarts` (b, d) starting designs, and the differencing designs with
+        their optimized steps, the best first.
     """
     designs = [differencing_design_value(kernel, kind, d, b, noise_var) for kind in DESIGN_KINDS]
-    best = min(designs, key=lambda dv: dv.value)
-    P, counts = differencing_design(best.kind, d, b)
-    Z0 = expand_design(P, counts, best.step)
-    starts = [Z0]
-    for _ in range(restarts - 1):
-        starts.append(Z0 + perturbation * best.step * rng.standard_normal(Z0.shape))
-    return starts, designs
+    designs.sort(key=lambda dv: dv.value)
+    Z0 = incumbent_design(designs[0], d, b)
+    noise = [rng.standard_normal(Z0.shape) for _ in range(restarts)]
+    return [Z0 + perturbation * designs[0].step * e for e in noise], designs
+
+
+def incumbent_design(design: DesignValue, d: int, b: int) -> np.ndarray:
+    """The (b, d) differencing design with its optimized step."""
+    P, counts = differencing_design(design.kind, d, b)
+    return expand_design(P, counts, design.step)
 
 
 @dataclass(frozen=True)
@@ -248,7 +266,7 @@ def estimate_error_function(
         max_iterations: L-BFGS iteration cap per restart.
         min_noise_var: floor on the noise variance, so sigma = 0 stays factorizable without
             changing the objective between evaluations.
-        perturbation: relative size of the jitter of restarts 1, 2, ...
+        perturbation: jitter of the restarts' starting designs, relative to the step.
 
     Returns:
         An `ErrorFunctionEstimate`.
@@ -259,7 +277,7 @@ def estimate_error_function(
     noise_var = max(sigma**2, min_noise_var)
     starts, designs = starting_designs(kernel, d, b, noise_var, restarts, perturbation, rng)
     history: list[np.ndarray] = []
-    best_value, best_design = np.inf, starts[0]
+    best_value, best_design = designs[0].value, incumbent_design(designs[0], d, b)
     start_values, restart_values, evaluations = [], [], 0
     for restart, Z0 in enumerate(starts):
         run = minimize_trace(kernel, Z0, noise_var, max_iterations)

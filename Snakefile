@@ -1,0 +1,23 @@
+# The local-BO paper pipeline: every figure of "The Behavior and Convergence of Local Bayesian
+# Optimization" (NeurIPS 2023) from nothing. See README.md.
+from pathlib import Path
+
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: Path(workflow.basedir) / "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/fig2.smk"
+
+
+rule all:
+    input:
+        all_figures(),
+    default_target: True

@@ -1,0 +1,49 @@
+"""One Fig. 2 job: estimate E_{d,k,sigma}(b) and write the estimate, design and history."""
+
+from localbo.runtime import snakemake_job
+
+with snakemake_job(snakemake) as log:  # noqa: F821
+    from localbo import error_function as ef
+    from localbo.io import save_json, save_npz
+    from localbo.kernels import make_kernel
+    from localbo.seeding import rng_for
+
+    smk = snakemake  # noqa: F821
+    s = smk.params.settings
+    d, b, sigma = int(smk.wildcards.d), int(smk.wildcards.b), float(smk.wildcards.sigma)
+    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    log.info("E_{d=%d, %s, sigma=%g}(b=%d), %d restart(s)", d, s["kernel"], sigma, b, s["restarts"])
+    est = ef.estimate_error_function(
+        kernel,
+        d,
+        b,
+        sigma,
+        rng_for(s["seed"], "fig2", d, b, sigma),
+        restarts=s["restarts"],
+        max_iterations=s["max_iterations"],
+        min_noise_var=s["min_noise_var"],
+        perturbation=s["perturbation"],
+    )
+    designs = {dv.kind: {"value": dv.value, "step": dv.step} for dv in est.designs}
+    save_npz(smk.output.arrays, design=est.design, history=est.history)
+    save_json(
+        smk.output.summary,
+        {
+            "d": d,
+            "b": b,
+            "sigma": sigma,
+            "kernel": s["kernel"],
+            "estimate": est.value,
+            "start_values": est.start_values,
+            "restart_values": est.restart_values,
+            "central_design": designs["central"],
+            "forward_design": designs["forward"],
+            "bound": ef.paper_bound(s["kernel"], d, b, sigma),
+            "noiseless_bound": ef.noiseless_bound(kernel, d, b),
+            "evaluations": est.evaluations,
+            "seconds": est.seconds,
+        },
+    )
+    log.info(
+        "estimate %.6g after %d evaluations in %.1f s", est.value, est.evaluations, est.seconds
+    )

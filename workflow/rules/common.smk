@@ -1,0 +1,79 @@
+# Helpers shared by the rules: config validation, wildcard lists, resources.
+from snakemake.utils import validate
+
+from localbo.config_checks import check_config
+from localbo.grids import log_grid
+
+
+validate(config, "../../config/schemas/config.schema.yaml")
+_config_errors = check_config(config)
+if _config_errors:
+    raise ValueError("invalid config:\n  " + "\n  ".join(_config_errors))
+
+
+wildcard_constraints:
+    d=r"\d+",
+    b=r"\d+",
+    sigma=r"\d+(\.\d+)?(e-?\d+)?",
+
+
+def sigma_label(sigma):
+    """The text of a noise level in file names: the shortest repr of the float."""
+    return repr(float(sigma))
+
+
+# ---- Fig. 2 ----
+FIG2 = config["fig2"]
+
+
+def fig2_points():
+    """Every (d, b) of both panels, deduplicated: a job is shared when the panels meet."""
+    a, b = FIG2["panel_a"], FIG2["panel_b"]
+    points = {(a["d"], bb) for bb in log_grid(a["b_min"], a["b_max"], a["num"])}
+    points |= {(dd, b["b"]) for dd in log_grid(b["d_min"], b["d_max"], b["num"])}
+    return sorted(points)
+
+
+def fig2_estimates():
+    return [
+        f"results/fig2/estimates/d{d}_b{b}_sigma{sigma_label(s)}.json"
+        for d, b in fig2_points()
+        for s in FIG2["noise_levels"]
+    ]
+
+
+def fig2_threads(wildcards):
+    """BLAS threads pay off only once the kernel matrix is large."""
+    return 2 if int(wildcards.b) >= 1000 else 1
+
+
+def fig2_mem_mb(wildcards):
+    """About six b x b float64 matrices are alive at once in one evaluation."""
+    b = int(wildcards.b)
+    return 500 + 6 * 8 * b * b // 2**20
+
+
+def fig2_runtime(wildcards):
+    """Minutes, from the measured cost of one evaluation (about 1e-10 b^3 s) times iterations."""
+    b = int(wildcards.b)
+    return int(10 + 2 * b**3 * 1e-10 * 600 / 60)
+
+
+def all_figures():
+    return [f"figures/fig2_error_function.{ext}" for ext in ("pdf", "png")]
+
+
+def fig2_settings(wildcards):
+    """The knobs one (d, b, sigma) job depends on, and nothing else (so a new noise level or
+    panel point never reruns existing jobs)."""
+    large = int(wildcards.b) > FIG2["large_b"]
+    return {
+        "seed": config["seed"],
+        "kernel": FIG2["kernel"],
+        "lengthscale": FIG2["lengthscale"],
+        "outputscale": FIG2["outputscale"],
+        "restarts": FIG2["large_restarts"] if large else FIG2["restarts"],
+        "max_iterations": FIG2["large_max_iterations"] if large else FIG2["max_iterations"],
+        "perturbation": FIG2["perturbation"],
+        "min_noise_var": FIG2["min_noise_var"],
+    }
