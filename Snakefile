@@ -18,6 +18,6 @@ include: "workflow/rules/fig2.smk"
 
 
 rule all:
+    default_target: True
     input:
         all_figures(),
-    default_target: True

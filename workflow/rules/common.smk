@@ -4,7 +4,6 @@ from snakemake.utils import validate
 from localbo.config_checks import check_config
 from localbo.grids import log_grid
 
-
 validate(config, "../../config/schemas/config.schema.yaml")
 _config_errors = check_config(config)
 if _config_errors:
@@ -73,7 +72,9 @@ def fig2_settings(wildcards):
         "lengthscale": FIG2["lengthscale"],
         "outputscale": FIG2["outputscale"],
         "restarts": FIG2["large_restarts"] if large else FIG2["restarts"],
-        "max_iterations": FIG2["large_max_iterations"] if large else FIG2["max_iterations"],
+        "max_iterations": (
+            FIG2["large_max_iterations"] if large else FIG2["max_iterations"]
+        ),
         "perturbation": FIG2["perturbation"],
         "min_noise_var": FIG2["min_noise_var"],
     }

@@ -5,16 +5,18 @@ rule error_function:
     output:
         summary="results/fig2/estimates/d{d}_b{b}_sigma{sigma}.json",
         arrays="results/fig2/estimates/d{d}_b{b}_sigma{sigma}.npz",
-    params:
-        settings=fig2_settings,
     log:
         "logs/error_function/d{d}_b{b}_sigma{sigma}.log",
     benchmark:
         "benchmarks/error_function/d{d}_b{b}_sigma{sigma}.tsv"
+    conda:
+        "../../envs/localbo.yaml"
     threads: fig2_threads
     resources:
         mem_mb=fig2_mem_mb,
         runtime=fig2_runtime,
+    params:
+        settings=fig2_settings,
     script:
         "../../scripts/fig2_error_function.py"
 
@@ -24,11 +26,13 @@ rule fig2_table:
         fig2_estimates(),
     output:
         "results/fig2/error_function.csv",
+    log:
+        "logs/fig2_table.log",
+    conda:
+        "../../envs/localbo.yaml"
     params:
         panel_a=FIG2["panel_a"],
         panel_b=FIG2["panel_b"],
-    log:
-        "logs/fig2_table.log",
     script:
         "../../scripts/fig2_table.py"
 
@@ -45,5 +49,7 @@ rule fig2_plot:
         png="figures/fig2_error_function.png",
     log:
         "logs/fig2_plot.log",
+    conda:
+        "../../envs/localbo.yaml"
     script:
         "../../scripts/fig2_plot.py"

@@ -1,0 +1,38 @@
+"""Running the pipeline from tests: one place that knows the command line."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+TINY = REPO / "tests" / "workflow" / "tiny.yaml"
+
+
+def snakemake(
+    workdir: Path,
+    *args: str,
+    configfiles: tuple[Path, ...] = (TINY,),
+    timeout: int = 900,
+    check: bool = True,
+) -> subprocess.CompletedProcess[str]:
+    """Run `snakemake -s REPO/Snakefile --directory workdir` with the given config overrides."""
+    cmd = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-s",
+        str(REPO / "Snakefile"),
+        "--directory",
+        str(workdir),
+        "--configfile",
+        *map(str, configfiles),
+        *args,
+    ]
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "0"}
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stderr[-4000:]}")
+    return proc

@@ -1,0 +1,71 @@
+"""The whole pipeline on the tiny config: every figure and table appears; lint; paths."""
+
+import csv
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.workflow.helpers import REPO, snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def test_every_figure_and_table_is_written(tiny_run):
+    figures = sorted(p.name for p in (tiny_run / "figures").iterdir())
+    assert "fig2_error_function.pdf" in figures and "fig2_error_function.png" in figures
+    for name in figures:
+        assert (tiny_run / "figures" / name).stat().st_size > 1000, name
+    with open(tiny_run / "results/fig2/error_function.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    # tiny.yaml: 2 noise levels x (2 batch sizes in panel a + 2 dimensions in panel b)
+    assert len(rows) == 8
+    for row in rows:
+        assert float(row["estimate"]) <= float(row["central_design"]) + 1e-12
+        assert float(row["estimate"]) > 0
+
+
+def test_rerun_has_nothing_to_do(tiny_run):
+    proc = snakemake(tiny_run, "--cores", "1", "--dry-run")
+    assert "Nothing to be done" in proc.stdout + proc.stderr
+
+
+def test_snakemake_lint_is_clean(tmp_path):
+    proc = snakemake(tmp_path, "--lint", check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "lints for" not in (proc.stdout + proc.stderr).lower()
+
+
+PATH_PATTERNS = [
+    re.compile(r'^\s*script:\s*\n\s*"([^"]+)"', re.M),
+    re.compile(r'^\s*conda:\s*\n\s*"([^"]+)"', re.M),
+    re.compile(r'caption="([^"]+)"'),
+    re.compile(r'validate\(config, "([^"]+)"\)'),
+    re.compile(r'^include:\s*"([^"]+)"', re.M),
+]
+
+
+def test_every_path_a_rule_references_exists():
+    """script:, conda:, captions and schemas resolve relative to the file that names them."""
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+    found = 0
+    for smk in files:
+        text = smk.read_text()
+        for pattern in PATH_PATTERNS:
+            for rel in pattern.findall(text):
+                found += 1
+                assert (smk.parent / rel).exists(), f"{smk.name} references missing {rel}"
+    assert found >= 5
+
+
+def test_snakefmt_and_ruff_are_clean():
+    smk = [str(REPO / "Snakefile"), *map(str, (REPO / "workflow" / "rules").glob("*.smk"))]
+    fmt = subprocess.run(
+        [sys.executable, "-m", "snakefmt", "--check", *smk], capture_output=True, text=True
+    )
+    assert fmt.returncode == 0, fmt.stderr
+    lint = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", str(REPO)], capture_output=True, text=True
+    )
+    assert lint.returncode == 0, lint.stdout
