@@ -8,6 +8,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from matplotlib.ticker import NullFormatter
 
     from localbo.plotting import save_figure, set_style
 
@@ -17,7 +18,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     set_style()
     sigmas = sorted({float(r["sigma"]) for r in rows})
     colors = dict(zip(sigmas, sns.color_palette(n_colors=len(sigmas)), strict=True))
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.6))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
     for ax, panel, x_key, fixed_key in ((axes[0], "a", "b", "d"), (axes[1], "b", "d", "b")):
         fixed = None
         for sigma in sigmas:
@@ -40,10 +41,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             ax.plot(x, [float(r["bound"]) for r in sel], "--", color=colors[sigma], lw=1)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
         ax.set_xlabel(f"${x_key}$")
         ax.set_ylabel("$E_{d,k,\\sigma}(b)$")
         ax.set_title(f"({panel}) ${fixed_key}$ = {fixed}")
+    axes[0].plot([], [], "k-", lw=1.5, label="estimate (L-BFGS)")
     axes[0].plot([], [], "k--", lw=1, label="bound (Lemma 4)")
-    axes[0].legend(fontsize=8)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=5)
     save_figure(fig, smk.output.pdf, smk.output.png)
     log.info("plotted %d rows", len(rows))
