@@ -59,3 +59,13 @@ def test_same_seed_same_path_different_seed_different_path():
     c = FourierSamplePath.draw(RBF(), 2, 16, rng_for(1, "fig1", 2, 1))
     np.testing.assert_array_equal(a.weights, b.weights)
     assert not np.allclose(a.weights, c.weights)
+
+
+def test_translated_design_equals_direct_evaluation():
+    path = FourierSamplePath.draw(Matern52(), 6, 512, rng_for(13, "translate"))
+    rng = np.random.default_rng(14)
+    offsets = np.vstack([np.zeros(6), 1e-3 * rng.normal(size=(6, 6)), rng.normal(size=(3, 6))])
+    translated = path.translate(offsets)
+    for _ in range(3):
+        x = rng.normal(size=6) * 3
+        np.testing.assert_allclose(translated(x), path(x + offsets), rtol=0, atol=1e-12)

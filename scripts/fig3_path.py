@@ -1,0 +1,42 @@
+"""Fig. 3: draw the d = 100 sample path and optimize the local-BO design once for all runs
+(it does not depend on the start: the kernel is stationary and no data is reused)."""
+
+from localbo.runtime import snakemake_job
+
+with snakemake_job(snakemake) as log:  # noqa: F821
+    from localbo.io import save_npz
+    from localbo.kernels import make_kernel
+    from localbo.local_bo import LocalBOSettings, optimal_design
+    from localbo.sample_paths import FourierSamplePath
+    from localbo.seeding import rng_for
+
+    smk = snakemake  # noqa: F821
+    s = smk.params.settings
+    d = s["d"]
+    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    path_rng = rng_for(s["seed"], "fig3", "path", d, s["path_index"])
+    FourierSamplePath.draw(kernel, d, s["num_features"], path_rng).save(smk.output.path)
+    settings = LocalBOSettings(**s["local_bo"])
+    design = optimal_design(
+        kernel,
+        d,
+        d + 1,
+        settings.min_noise_var,
+        True,
+        rng_for(s["seed"], "fig3", "design"),
+        settings,
+    )
+    save_npz(
+        smk.output.design,
+        offsets=design.offsets,
+        counts=design.counts,
+        value=design.value,
+        includes_center=design.includes_center,
+    )
+    log.info(
+        "path d = %d (M = %d); design of %d points, trace %.3g",
+        d,
+        s["num_features"],
+        design.size,
+        design.value,
+    )

@@ -1,0 +1,57 @@
+"""Plot Fig. 3: density of single-run values (left); median and band of the best value after k
+restarts, ours beside the paper's published curve (right)."""
+
+from localbo.runtime import snakemake_job
+
+with snakemake_job(snakemake) as log:  # noqa: F821
+    import csv
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import seaborn as sns
+
+    from localbo.plotting import save_figure, set_style
+
+    smk = snakemake  # noqa: F821
+    with open(smk.input.runs) as handle:
+        values = np.array([float(r["value"]) for r in csv.DictReader(handle)])
+    with open(smk.input.best) as handle:
+        rows = list(csv.DictReader(handle))
+    best = {key: np.array([float(r[key]) for r in rows]) for key in rows[0]}
+
+    set_style()
+    ours, paper = sns.color_palette(n_colors=2)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
+    if values.size > 1 and np.ptp(values) > 0:
+        sns.kdeplot(x=values, ax=left, fill=True, color=ours, cut=0)
+    left.plot(values, np.zeros_like(values), "|", color=ours, ms=8, alpha=0.3)
+    left.set_xlabel("value of a single local solution")
+    left.set_ylabel("density")
+    left.set_title(f"{values.size} runs, median {np.median(values):.2f}")
+
+    k = best["restarts"]
+    right.fill_between(k, best["band_low"], best["band_high"], color=ours, alpha=0.3, lw=0)
+    right.plot(k, best["median"], color=ours, label="this pipeline: median, 90% band")
+    # the published curve belongs to a d = 100 path; drawn only beside a d = 100 run
+    has_paper = np.isfinite(best["paper_median"]) & smk.params.show_paper
+    right.fill_between(
+        k[has_paper],
+        best["paper_band_low"][has_paper],
+        best["paper_band_high"][has_paper],
+        color=paper,
+        alpha=0.2,
+        lw=0,
+    )
+    right.plot(
+        k[has_paper],
+        best["paper_median"][has_paper],
+        "--",
+        color=paper,
+        label="paper (Fig. 3): median, 90% band",
+    )
+    right.set_xlabel("restarts")
+    right.set_ylabel("best value found")
+    right.set_xlim(1, k[-1])
+    right.legend(fontsize=8, loc="upper right")
+    save_figure(fig, smk.output.pdf, smk.output.png)
+    log.info("plotted %d runs", values.size)
