@@ -1,0 +1,65 @@
+"""Static guarantees: safe array loading, no string evaluation, one environment in step with
+pyproject.toml."""
+
+import ast
+import re
+import tomllib
+
+import yaml
+
+from tests.workflow.helpers import REPO
+
+CODE = sorted((REPO / "src").rglob("*.py")) + sorted((REPO / "scripts").glob("*.py"))
+
+
+def calls(name: str):
+    """(file, call node) for every call of a function or method called `name` in our code."""
+    for path in CODE:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                func = node.func
+                called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+                if called == name:
+                    yield path, node
+
+
+def test_every_npz_is_read_without_pickle():
+    loads = [
+        (path, node)
+        for path, node in calls("load")
+        if isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "np"
+    ]
+    assert loads, "expected the npz reader in localbo.io"
+    for path, node in loads:
+        flags = {kw.arg: kw.value for kw in node.keywords}
+        assert "allow_pickle" in flags, f"{path.name}:{node.lineno} np.load without allow_pickle"
+        assert flags["allow_pickle"].value is False
+
+
+def test_nothing_evaluates_strings():
+    for name in ("eval", "exec", "compile", "__import__"):
+        found = [f"{p.name}:{n.lineno}" for p, n in calls(name)]
+        assert not found, f"{name} called at {found}"
+    for path in CODE:
+        assert "shell=True" not in path.read_text(), path.name
+
+
+def test_rules_run_scripts_not_shell_commands():
+    """No rule passes config strings to a shell: every rule runs a Python script."""
+    for smk in (REPO / "workflow" / "rules").glob("*.smk"):
+        text = smk.read_text()
+        assert not re.search(r"^\s+(shell|run):", text, re.M), smk.name
+
+
+def normalize(requirement: str) -> str:
+    name = re.split(r"[<>=!~\[ ]", requirement.strip(), maxsplit=1)[0].lower()
+    return {"matplotlib-base": "matplotlib"}.get(name, name)
+
+
+def test_conda_env_matches_pyproject_dependencies():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    wanted = {normalize(r) for r in project["dependencies"]}
+    env = yaml.safe_load((REPO / "envs" / "localbo.yaml").read_text())
+    conda = {normalize(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
+    assert conda == wanted
+    assert any(isinstance(d, dict) and "-e .." in d.get("pip", []) for d in env["dependencies"])
