@@ -49,3 +49,12 @@ def save_figure(
     with atomic_path(png_path, suffix=".png") as tmp:
         fig.savefig(tmp, format="png", dpi=dpi, metadata=_PNG_METADATA)
     plt.close(fig)
+
+
+def latex_number(value: float, digits: int = 3) -> str:
+    """A number for mathtext: fixed point with `digits` decimals, or a x 10^k when it would
+    round to zero (e.g. 2.06e-5 -> "2.06 \\times 10^{-5}")."""
+    if value == 0 or abs(value) >= 10.0**-digits:
+        return f"{value:.{digits}f}"
+    mantissa, exponent = f"{value:.2e}".split("e")
+    return f"{mantissa} \\times 10^{{{int(exponent)}}}"

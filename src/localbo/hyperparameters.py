@@ -1,0 +1,211 @@
+"""Type-II maximum likelihood (ML-II) for a GP with a constant mean.
+
+The hyperparameters are the constant prior mean m, the lengthscale l, the outputscale s2 and the
+noise variance sigma^2. With r = y - m, K = s2 Phi(R) + sigma^2 I, Phi the kernel's radial profile
+at the scaled distances R = ||x_i - x_j|| / l, and alpha = K^{-1} r, the negative log marginal
+likelihood and its gradient are
+
+    N(theta)         = 1/2 r^T alpha + 1/2 log det K + n/2 log(2 pi)
+    dN / dm          = -1^T alpha
+    dN / d theta_j   = -1/2 tr((alpha alpha^T - K^{-1}) dK / d theta_j)   (theta_j = log l, ...)
+    dK / d log s2    = s2 Phi(R),
+    dK / d log l     = -s2 phi'(R) R = -s2 slope(R) R^2,
+    dK / d log sigma^2 = sigma^2 I,
+
+(Rasmussen & Williams 2006, eq. 5.8-5.9). The positive hyperparameters are optimized in log space
+by L-BFGS-B inside box bounds, from several random starts; the best local optimum wins. The box
+keeps the fit away from the degenerate ends of the likelihood (a lengthscale so short that the
+observations are independent, or a noise variance of zero), which few points cannot rule out.
+
+References:
+    Rasmussen & Williams (2006), Gaussian Processes for Machine Learning, sections 5.4.1 and 5.9;
+    the paper, section 5.3 (hyperparameters of the gradient-estimation experiments by ML-II).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from localbo.gp import GP
+from localbo.kernels import Kernel, make_kernel
+from localbo.linalg import cho_solve, cholesky
+
+log = logging.getLogger(__name__)
+
+LOG_2PI = np.log(2.0 * np.pi)
+
+
+@dataclass(frozen=True)
+class Hyperparameters:
+    """The four ML-II hyperparameters of a constant-mean GP."""
+
+    mean: float
+    lengthscale: float
+    outputscale: float
+    noise_var: float
+
+    def as_dict(self) -> dict[str, float]:
+        return {k: float(v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Box constraints of the fit (mean unconstrained).
+
+    Attributes:
+        lengthscale: (low, high) of l.
+        outputscale: (low, high) of s2.
+        noise_var: (low, high) of sigma^2. A positive floor keeps K well conditioned.
+    """
+
+    lengthscale: tuple[float, float] = (1e-2, 1e2)
+    outputscale: tuple[float, float] = (1e-6, 1e4)
+    noise_var: tuple[float, float] = (1e-4, 1e1)
+
+    def log_box(self) -> np.ndarray:
+        """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""
+        box = np.log([self.lengthscale, self.outputscale, self.noise_var])
+        if np.any(box[:, 0] >= box[:, 1]):
+            raise ValueError(f"every lower bound must be below its upper bound: {self}")
+        return box
+
+
+def _unpack(theta: np.ndarray) -> tuple[float, float, float, float]:
+    m, log_l, log_s2, log_n = theta
+    return float(m), float(np.exp(log_l)), float(np.exp(log_s2)), float(np.exp(log_n))
+
+
+def negative_log_marginal_likelihood(
+    theta: np.ndarray, kernel: Kernel, X: np.ndarray, y: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """N(theta) and its analytic gradient.
+
+    Args:
+        theta: (4,) array (m, log l, log s2, log sigma^2).
+        kernel: any kernel of the family; its own hyperparameters are ignored.
+        X: (n, d) inputs. y: (n,) observations.
+
+    Returns:
+        (value, grad) with grad the (4,) gradient in theta.
+
+    Example:
+        >>> from localbo.kernels import Matern52
+        >>> X = np.linspace(0, 1, 5)[:, None]
+        >>> value, grad = negative_log_marginal_likelihood(np.zeros(4), Matern52(), X, X[:, 0])
+        >>> grad.shape
+        (4,)
+    """
+    m, ell, s2, noise = _unpack(theta)
+    n = len(y)
+    R = kernel.with_params(ell, s2).distance(X, X)
+    Phi, slope = kernel.value_and_slope(R)
+    K = s2 * Phi
+    K[np.diag_indices_from(K)] += noise
+    L, _ = cholesky(K)
+    r = y - m
+    alpha = cho_solve(L, r)
+    value = 0.5 * float(r @ alpha) + float(np.sum(np.log(np.diagonal(L)))) + 0.5 * n * LOG_2PI
+    W = np.outer(alpha, alpha) - cho_solve(L, np.eye(n))  # alpha alpha^T - K^{-1}
+    grad = np.array(
+        [
+            -float(np.sum(alpha)),
+            0.5 * s2 * float(np.sum(W * slope * R**2)),
+            -0.5 * s2 * float(np.sum(W * Phi)),
+            -0.5 * noise * float(np.trace(W)),
+        ]
+    )
+    return value, grad
+
+
+@dataclass(frozen=True)
+class FitResult:
+    """Outcome of `fit_hyperparameters`.
+
+    Attributes:
+        params: the best hyperparameters found.
+        nlml: N at params.
+        restart_nlml: (restarts,) final N of each restart.
+        at_bound: names of the log-parameters that ended within 1e-6 of a bound.
+    """
+
+    params: Hyperparameters
+    nlml: float
+    restart_nlml: np.ndarray
+    at_bound: tuple[str, ...]
+
+
+def fit_hyperparameters(
+    kernel_name: str,
+    X: np.ndarray,
+    y: np.ndarray,
+    rng: np.random.Generator,
+    restarts: int = 10,
+    bounds: Bounds | None = None,
+    max_iterations: int = 500,
+) -> FitResult:
+    """ML-II: minimize N(theta) by L-BFGS-B from `restarts` random starts.
+
+    Starts draw (log l, log s2, log sigma^2) uniformly in the log box and m uniformly between
+    min(y) and max(y).
+
+    Args:
+        kernel_name: "rbf" or "matern52".
+        X: (n, d) inputs. y: (n,) observations.
+        rng: stream of the random starts.
+        restarts: number of starts (>= 1).
+        bounds: box of the positive hyperparameters (defaults: `Bounds()`).
+        max_iterations: L-BFGS-B iteration cap per start.
+
+    Returns:
+        A `FitResult`.
+    """
+    if restarts < 1:
+        raise ValueError(f"restarts must be >= 1, got {restarts}")
+    bounds = bounds or Bounds()
+    box = bounds.log_box()
+    kernel = make_kernel(kernel_name)
+    X = np.asarray(X, dtype=float).reshape(len(y), -1)
+    y = np.asarray(y, dtype=float)
+    lo, hi = float(np.min(y)), float(np.max(y))
+    scipy_bounds = [(None, None), *map(tuple, box)]
+    best, finals = None, []
+    for _ in range(restarts):
+        theta0 = np.concatenate([[rng.uniform(lo, hi)], rng.uniform(box[:, 0], box[:, 1])])
+        try:
+            res = minimize(
+                negative_log_marginal_likelihood,
+                theta0,
+                args=(kernel, X, y),
+                jac=True,
+                method="L-BFGS-B",
+                bounds=scipy_bounds,
+                options={"maxiter": max_iterations, "ftol": 1e-12, "gtol": 1e-8},
+            )
+        except np.linalg.LinAlgError as error:  # K not factorizable even with jitter
+            log.warning("ML-II start %s abandoned: %s", theta0, error)
+            finals.append(np.inf)
+            continue
+        finals.append(float(res.fun))
+        if best is None or res.fun < best.fun:
+            best = res
+    if best is None:
+        raise np.linalg.LinAlgError("ML-II: no start could factor its kernel matrix")
+    m, ell, s2, noise = _unpack(best.x)
+    names = ("lengthscale", "outputscale", "noise_var")
+    near = np.minimum(np.abs(best.x[1:] - box[:, 0]), np.abs(best.x[1:] - box[:, 1])) < 1e-6
+    return FitResult(
+        params=Hyperparameters(mean=m, lengthscale=ell, outputscale=s2, noise_var=noise),
+        nlml=float(best.fun),
+        restart_nlml=np.asarray(finals),
+        at_bound=tuple(name for name, hit in zip(names, near, strict=True) if hit),
+    )
+
+
+def fitted_gp(kernel_name: str, params: Hyperparameters, X: np.ndarray, y: np.ndarray) -> GP:
+    """The exact GP with the fitted hyperparameters, conditioned on (X, y)."""
+    kernel = make_kernel(kernel_name, params.lengthscale, params.outputscale)
+    return GP(kernel, X, y, noise_var=params.noise_var, mean=params.mean)

@@ -1,0 +1,123 @@
+"""Gradient estimation of (non-)smooth functions (paper section 5.3 and the ReLU appendix):
+subdifferential boxes, designs, and the estimates of Figs. 4 and 5 with the config's method."""
+
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from localbo import gradient_estimation as ge
+from localbo.acquisition import gradient_trace
+from localbo.hyperparameters import Bounds
+from localbo.kernels import make_kernel
+from localbo.linalg import JitterWarning
+from localbo.seeding import rng_for
+
+CONFIG = yaml.safe_load(
+    (Path(__file__).resolve().parents[2] / "config" / "config.yaml").read_text()
+)["gradient_estimation"]
+# The config's method with fewer restarts, so the whole file runs in seconds.
+DESIGN_RESTARTS, FIT_RESTARTS = 2, 5
+
+
+def estimate(function, x, n, noise_std, seed):
+    """One case as the pipeline runs it: design, noisy values, ML-II, grad mu_D(x)."""
+    design_cfg, fit_cfg = CONFIG["design"], CONFIG["fit"]
+    x = np.asarray(x, dtype=float)
+    kernel = make_kernel(CONFIG["kernel"], design_cfg["lengthscale"], design_cfg["outputscale"])
+    coords = ("test", n, *x.tolist())
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", JitterWarning)
+        design = ge.design_queries(
+            kernel,
+            x,
+            n,
+            design_cfg["noise_var"],
+            rng_for(seed, *coords, "design"),
+            restarts=DESIGN_RESTARTS,
+            start_std=design_cfg["start_std"],
+            max_iterations=design_cfg["max_iterations"],
+        )
+        return ge.estimate_gradient(
+            function,
+            x,
+            design,
+            CONFIG["kernel"],
+            noise_std,
+            rng_for(seed, *coords, "noise"),
+            rng_for(seed, *coords, "fit", function),
+            fit_restarts=FIT_RESTARTS,
+            bounds=Bounds(
+                tuple(fit_cfg["lengthscale_bounds"]),
+                tuple(fit_cfg["outputscale_bounds"]),
+                tuple(fit_cfg["noise_var_bounds"]),
+            ),
+        )
+
+
+def test_subdifferential_boxes():
+    x = np.array([0.0, 1.0])
+    np.testing.assert_array_equal(
+        ge.TEST_FUNCTIONS["quadratic"].subdifferential(x), [[0, 0], [1, 1]]
+    )
+    np.testing.assert_array_equal(ge.TEST_FUNCTIONS["l1"].subdifferential(x), [[-1, 1], [1, 1]])
+    relu = ge.TEST_FUNCTIONS["relu"].subdifferential
+    np.testing.assert_array_equal(relu(np.array([0.0, 2.0, -1.0])), [[0, 1], [1, 1], [0, 0]])
+
+
+def test_subgradient_inequality_holds_on_the_box_corners():
+    """f(z) >= f(x) + g.(z - x) for every corner g of the box: the boxes are subgradients."""
+    rng = np.random.default_rng(0)
+    for name, x in (("l1", np.array([0.0, 1.0])), ("relu", np.array([0.0]))):
+        f = ge.TEST_FUNCTIONS[name]
+        box = f.subdifferential(x)
+        Z = x + rng.normal(size=(200, x.size))
+        for corner in np.array(np.meshgrid(*box)).reshape(x.size, -1).T:
+            assert np.all(f.value(Z) >= f.value(x[None])[0] + (Z - x) @ corner - 1e-12)
+
+
+def test_distance_to_box():
+    box = np.array([[-1.0, 1.0], [1.0, 1.0]])
+    assert ge.distance_to_box(np.array([0.5, 1.0]), box) == 0.0
+    assert ge.distance_to_box(np.array([2.0, 0.0]), box) == pytest.approx(np.sqrt(2.0))
+
+
+def test_paper_estimates_are_found_by_setting():
+    assert ge.paper_estimate("l1", np.array([0, 1]), 10) == (-0.031, 1.053)
+    assert ge.paper_estimate("relu", np.array([0.0]), 4) == (0.49,)
+    assert ge.paper_estimate("relu", np.array([0.0]), 3) is None
+
+
+def test_design_is_shifted_to_x_and_improves_on_its_start():
+    kernel = make_kernel("matern52")
+    x = np.array([0.3, -2.0])
+    design = ge.design_queries(kernel, x, 4, 1e-2, rng_for(1, "d"), restarts=1, start_std=0.1)
+    start = 0.1 * rng_for(1, "d").standard_normal((4, 2))
+    assert design.trace <= gradient_trace(kernel, np.zeros(2), start, 1e-2)[0]
+    value = gradient_trace(kernel, x, design.queries, 1e-2, with_grad=False)[0]
+    assert value == pytest.approx(design.trace, rel=1e-10)
+
+
+def test_quadratic_with_five_queries_is_within_0p1_of_the_gradient():
+    for seed in (0, 1):
+        est = estimate("quadratic", (0.0, 1.0), 5, 0.0, seed)
+        assert np.linalg.norm(est.gradient - np.array([0.0, 1.0])) < 0.1, est.gradient
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_relu_estimates_are_subgradients(n):
+    """Paper appendix: mu'_D(0) always lies in [0, 1] (noise std 0.01); three seeds each."""
+    for seed in range(3):
+        g = estimate("relu", (0.0,), n, 0.01, seed).gradient[0]
+        assert 0.0 <= g <= 1.0, (seed, g)
+
+
+def test_l1_ten_queries_beat_five():
+    """Fig. 4 (b) vs (c): with n = 10 the estimate is closer to [-1, 1] x {1} than with the
+    n = 5 queries, on each of four seeds."""
+    for seed in range(4):
+        five = estimate("l1", (0.0, 1.0), 5, 0.0, seed).error
+        ten = estimate("l1", (0.0, 1.0), 10, 0.0, seed).error
+        assert ten < five, (seed, five, ten)

@@ -1,0 +1,90 @@
+"""ML-II: the analytic gradient of the negative log marginal likelihood, its value against a
+dense Gaussian density, and recovery of a known lengthscale (Rasmussen & Williams, ch. 5)."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import multivariate_normal
+
+from localbo.hyperparameters import (
+    Bounds,
+    Hyperparameters,
+    fit_hyperparameters,
+    fitted_gp,
+    negative_log_marginal_likelihood,
+)
+from localbo.kernels import KERNELS, Matern52, make_kernel
+from localbo.linalg import JitterWarning, cholesky
+from localbo.seeding import rng_for
+from tests.unit.finite_differences import assert_gradient_close, central_difference
+
+
+def data(seed, n=12, d=2):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n, d)), rng.normal(size=n)
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+@pytest.mark.parametrize(
+    "theta", [(0.3, np.log(0.7), np.log(1.3), np.log(0.05)), (-1.0, np.log(2.5), 0.0, -6.0)]
+)
+def test_gradient_matches_central_differences(name, theta):
+    X, y = data(1)
+    kernel = make_kernel(name)
+    theta = np.array(theta)
+    _, grad = negative_log_marginal_likelihood(theta, kernel, X, y)
+    numeric = central_difference(
+        lambda t: negative_log_marginal_likelihood(t, kernel, X, y)[0], theta, h=1e-6
+    )
+    assert_gradient_close(grad, numeric, rtol=1e-6)
+
+
+def test_value_is_the_gaussian_log_density():
+    X, y = data(2)
+    m, ell, s2, noise = 0.4, 0.8, 1.7, 0.03
+    theta = np.array([m, np.log(ell), np.log(s2), np.log(noise)])
+    value, _ = negative_log_marginal_likelihood(theta, Matern52(), X, y)
+    cov = Matern52(ell, s2)(X, X) + noise * np.eye(len(y))
+    expected = -multivariate_normal(mean=np.full(len(y), m), cov=cov).logpdf(y)
+    assert value == pytest.approx(expected, rel=1e-10)
+
+
+def test_fit_recovers_the_lengthscale_of_a_known_gp():
+    """200 noisy values of a Matern-5/2 draw (l = 0.5, s2 = 1, sigma^2 = 0.01) on [0, 3]^2:
+    the fitted lengthscale is within 20% and the noise variance within a factor 2."""
+    rng = rng_for(7, "test", "ml2")
+    X = rng.uniform(0.0, 3.0, size=(200, 2))
+    K = Matern52(0.5, 1.0)(X, X) + 0.01 * np.eye(200)
+    L, _ = cholesky(K)
+    y = 0.5 + L @ rng.standard_normal(200)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", JitterWarning)
+        fit = fit_hyperparameters("matern52", X, y, rng_for(7, "test", "starts"), restarts=3)
+    assert abs(fit.params.lengthscale - 0.5) < 0.2 * 0.5
+    assert 0.005 < fit.params.noise_var < 0.02
+    assert fit.nlml <= fit.restart_nlml.min() + 1e-12
+    assert fit.at_bound == ()
+
+
+def test_fit_stays_in_the_box_and_reports_the_bound():
+    """Data from a rough function with a lengthscale box far above it: the fit ends on the
+    box's lower edge and says so."""
+    X = np.linspace(0.0, 1.0, 15)[:, None]
+    y = np.sin(40.0 * X[:, 0])
+    bounds = Bounds(lengthscale=(2.0, 10.0), outputscale=(1e-2, 10.0), noise_var=(1e-4, 1.0))
+    fit = fit_hyperparameters("matern52", X, y, rng_for(0, "box"), restarts=3, bounds=bounds)
+    assert 2.0 * (1 - 1e-9) <= fit.params.lengthscale <= 10.0 * (1 + 1e-9)
+    assert "lengthscale" in fit.at_bound
+
+
+def test_fitted_gp_uses_the_fitted_mean():
+    X, y = data(3, n=6, d=1)
+    params = Hyperparameters(mean=5.0, lengthscale=0.1, outputscale=1.0, noise_var=1e-4)
+    gp = fitted_gp("matern52", params, X, y)
+    assert gp.mean(np.array([[100.0]]))[0] == pytest.approx(5.0)
+
+
+def test_bounds_must_be_ordered():
+    with pytest.raises(ValueError, match="lower bound"):
+        Bounds(lengthscale=(1.0, 0.5)).log_box()

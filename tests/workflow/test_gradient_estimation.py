@@ -1,0 +1,80 @@
+"""Figs. 4 and 5 on the tiny config: the table beside the paper's values, both figures, shared
+queries; and the semantic checks of the `gradient_estimation` config section."""
+
+import copy
+import csv
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from localbo.config_checks import check_gradient_estimation
+from localbo.io import load_npz
+from tests.workflow.helpers import REPO, snakemake
+
+pytestmark = pytest.mark.workflow
+
+TARGETS = (
+    "results/gradient_estimation/summary.csv",
+    "figures/fig4_l1norm.pdf",
+    "figures/fig4_l1norm.png",
+    "figures/fig5_relu.pdf",
+    "figures/fig5_relu.png",
+)
+SECTION = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["gradient_estimation"]
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory) -> Path:
+    workdir = tmp_path_factory.mktemp("gradient_estimation")
+    snakemake(workdir, "--cores", "2", *TARGETS)
+    return workdir
+
+
+def test_table_has_every_case_beside_the_paper(run):
+    with open(run / "results/gradient_estimation/summary.csv") as handle:
+        rows = {row["case"]: row for row in csv.DictReader(handle)}
+    assert set(rows) == set(SECTION["cases"])
+    assert float(rows["l1_n5"]["paper_grad_2"]) == 0.318
+    assert float(rows["relu_n4"]["paper_grad_1"]) == 0.49
+    for row in rows.values():
+        assert np.isfinite(float(row["grad_1"])) and float(row["error"]) >= 0
+        assert float(row["lengthscale"]) >= SECTION["fit"]["lengthscale_bounds"][0] * (1 - 1e-9)
+
+
+def test_figures_exist_and_are_not_empty(run):
+    for target in TARGETS[1:]:
+        assert (run / target).stat().st_size > 1000, target
+
+
+def test_quadratic_and_l1_share_their_queries(run):
+    """The paper's Fig. 4 (a) and (b) use exactly the same samples."""
+    a = load_npz(run / "results/gradient_estimation/quadratic_n5.npz")
+    b = load_npz(run / "results/gradient_estimation/l1_n5.npz")
+    np.testing.assert_array_equal(a["queries"], b["queries"])
+
+
+@pytest.mark.parametrize(
+    ("edit", "message"),
+    [
+        (lambda s: s.update(fig4=["quadratic_n5", "nope"]), "unknown case 'nope'"),
+        (lambda s: s.update(fig5=["quadratic_n5"]), "dimension 2"),
+        (lambda s: s["fit"].update(noise_var_bounds=[1.0, 0.1]), "fit.noise_var_bounds"),
+    ],
+)
+def test_semantic_checks_name_the_key(edit, message):
+    section = copy.deepcopy(SECTION)
+    assert check_gradient_estimation(section) == []
+    edit(section)
+    errors = check_gradient_estimation(section)
+    assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_bad_section_stops_before_any_job(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("gradient_estimation:\n  fig4: [l1_n5, missing_case]\n")
+    proc = snakemake(tmp_path / "run", "--cores", "1", configfiles=(bad,), check=False)
+    assert proc.returncode != 0
+    assert "gradient_estimation.fig4" in proc.stdout + proc.stderr
+    assert not (tmp_path / "run" / "results").exists()
