@@ -1,50 +1,8 @@
 # Fig. 3: what random restarts buy (paper section 5.2). One sample path in d = 100, noiseless
 # local-BO runs from uniform random starts fanned out in chunks, then best-after-k statistics.
-FIG3 = config["fig3"]
-FIG3_PUBLISHED = str(Path(workflow.basedir) / "config/paper/fig3_published.csv")
 
 
-def fig3_chunk_count():
-    return -(-FIG3["num_restarts"] // FIG3["chunk_size"])
-
-
-def fig3_chunk_files():
-    return [f"results/fig3/chunks/chunk{c}.npz" for c in range(fig3_chunk_count())]
-
-
-def fig3_model_settings(wildcards):
-    """Kernel, features and local-BO knobs shared with Fig. 1 (the paper: same settings)."""
-    local_bo = {
-        k: v
-        for k, v in config["fig1"]["local_bo"].items()
-        if k not in ("noise_levels", "paths_per_job")
-    }
-    return {
-        "seed": config["seed"],
-        "d": FIG3["d"],
-        "path_index": FIG3["path_index"],
-        "kernel": config["fig1"]["kernel"],
-        "lengthscale": config["fig1"]["lengthscale"],
-        "outputscale": config["fig1"]["outputscale"],
-        "num_features": config["fig1"]["num_features"],
-        "local_bo": local_bo,
-    }
-
-
-def fig3_chunk_settings(wildcards):
-    chunk = int(wildcards.chunk)
-    start = chunk * FIG3["chunk_size"]
-    return {
-        **fig3_model_settings(wildcards),
-        "budget": config["fig1"]["budget"],
-        "box": config["fig1"]["box"],
-        "runs": [start, min(start + FIG3["chunk_size"], FIG3["num_restarts"])],
-    }
-
-
-def fig3_runtime(wildcards):
-    """Minutes: about 0.4 s per d = 100 run at budget 5000 (bench), with a wide margin."""
-    return int(5 + FIG3["chunk_size"] * 1.0 / 60 * FIG3["d"] / 100)
+include: "common_fig3.smk"
 
 
 rule fig3_path:
