@@ -23,7 +23,9 @@ DB_PORT=3307             # private MariaDB port (not 3306: never clash with a sy
 DB_PASS=localbo-slurmdbd # local-only password of the DB user 'slurm'
 PIDS=$STATE/pids
 LOGS=$STATE/log
-MUNGE_SOCK=$STATE/munge/munge.socket
+# munge socket: the default path. slurm 22.05's sacctmgr/slurmdbd persistent
+# connections ignore AuthInfo=socket=..., so a private socket does not work.
+MUNGE_SOCK=/run/munge/munge.socket.2
 DB_SOCK=$STATE/mysql/mysqld.sock   # inside the mysql-owned dir: mariadbd runs as mysql
 
 T0=$(date +%s.%N)
@@ -84,7 +86,8 @@ phase_done "packages"
 # --------------------------------------------------------------------------
 mkdir -p "$STATE" "$PIDS" "$LOGS" "$STATE/ctld" "$STATE/slurmd" "$STATE/munge" "$STATE/mysql/data"
 chmod 755 "$STATE"
-chown munge:munge "$STATE/munge"; chmod 755 "$STATE/munge"  # clients need +x on the socket dir
+chown munge:munge "$STATE/munge"
+mkdir -p /run/munge; chown munge:munge /run/munge; chmod 755 /run/munge  # clients need +x
 chown -R mysql:mysql "$STATE/mysql"
 
 NODE=$(hostname -s)
@@ -105,7 +108,6 @@ SlurmctldHost=$NODE(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
-AuthInfo=socket=$MUNGE_SOCK
 CredType=cred/munge
 StateSaveLocation=$STATE/ctld
 SlurmdSpoolDir=$STATE/slurmd
@@ -130,6 +132,9 @@ MpiDefault=none
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStorageEnforce=associations
+# job_comment: sacct -o Comment shows the plugin's rule_<name> comment
+AccountingStoreFlags=job_comment
+MailProg=/bin/true
 NodeName=$NODE NodeAddr=127.0.0.1 CPUs=$CPUS RealMemory=$REAL_MEM State=UNKNOWN
 PartitionName=$PARTITION Nodes=$NODE Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -137,7 +142,6 @@ EOF
 cat >/etc/slurm/slurmdbd.conf <<EOF
 # Written by .ci/slurm/start.sh (localbo-slurm).
 AuthType=auth/munge
-AuthInfo=socket=$MUNGE_SOCK
 DbdHost=localhost
 DbdAddr=127.0.0.1
 SlurmUser=root
@@ -175,14 +179,19 @@ launch() { # launch NAME COMMAND... : start in its own session, record its PID
 alive_or_die() { running "$1" "$2" || die "$1 exited right after start (see $LOGS/$1.*)"; }
 
 # --------------------------------------------------------------------------
-# 3. munged (own socket, so it never clashes with a system munged)
+# 3. munged
 # --------------------------------------------------------------------------
 if [ ! -s /etc/munge/munge.key ]; then
   mungekey --create --keyfile=/etc/munge/munge.key
   chown munge:munge /etc/munge/munge.key; chmod 400 /etc/munge/munge.key
 fi
+munge_ok() { munge -n -S "$MUNGE_SOCK" | unmunge -S "$MUNGE_SOCK"; }
 if running munged munged; then
   log "munged already running"
+elif munge_ok >/dev/null 2>&1; then
+  # e.g. the package's own service was started by its postinst: use it, do
+  # not record it (stop.sh must only stop what we started)
+  log "a munged not started by us answers on $MUNGE_SOCK; using it"
 else
   rm -f "$MUNGE_SOCK" "$MUNGE_SOCK.lock"
   # setpriv execs (runuser would fork and its PID would be recorded instead)
@@ -191,9 +200,9 @@ else
     --pid-file="$STATE/munge/munged.daemonpid" \
     --log-file="$LOGS/munged.log"
   sleep 0.3
+  WATCH="munged munged"
 fi
-munge_ok() { munge -n -S "$MUNGE_SOCK" | unmunge -S "$MUNGE_SOCK"; }
-WATCH="munged munged"; wait_for "munged" munge_ok
+wait_for "munged" munge_ok
 phase_done "munged"
 
 # --------------------------------------------------------------------------
@@ -213,7 +222,7 @@ else
     --datadir="$STATE/mysql/data" --socket="$DB_SOCK" --pid-file="$STATE/mysql/mariadb.daemonpid" \
     --port="$DB_PORT" --bind-address=127.0.0.1 --skip-name-resolve \
     --skip-log-bin \
-    --innodb-buffer-pool-size=256M --innodb-log-file-size=64M --innodb-lock-wait-timeout=900
+    --innodb-buffer-pool-size=1G --innodb-log-file-size=64M --innodb-lock-wait-timeout=900
 fi
 WATCH="mariadb mariadbd"; wait_for "mariadb" mariadb-admin --no-defaults -S "$DB_SOCK" -u root ping
 alive_or_die mariadb mariadbd
