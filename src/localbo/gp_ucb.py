@@ -1,0 +1,176 @@
+"""GP-UCB on a box with an exact GP and known hyperparameters (written for minimization).
+
+At step t the next point minimizes the lower confidence bound
+
+    lcb_t(x) = mu_{t-1}(x) - sqrt(beta_t) * s_{t-1}(x),
+
+(the UCB of -f), with beta_t from Theorem 2 of Srinivas et al. (2010) for a compact domain
+D subset [0, r]^d:
+
+    beta_t = 2 log(2 t^2 pi^2 / (3 delta)) + 2 d log(t^2 d b r sqrt(log(4 d a / delta))),
+
+where a, b are the constants of the derivative tail bound P(sup |df/dx_j| > L) <= a exp(-(L/b)^2)
+and delta the failure probability; the run uses r = box width and a `beta_scale` multiplier
+(1 = the theorem). The acquisition is minimized by scoring a batch of uniform and
+near-incumbent candidates and refining the best few with L-BFGS-B and the analytic gradient
+
+    grad lcb(x) = G(x) K^{-1} y - sqrt(beta) / (2 s(x)) * (-2 G(x) K^{-1} k(X, x)),
+
+G(x) = grad_x k(x, X) (d, n). Each observation extends the Cholesky factor by one row
+(`GP.append`, O(n^2)); the matrix is never refactored. The first evaluation is the start x0.
+
+References:
+    Srinivas, Krause, Kakade & Seeger (2010), Gaussian process optimization in the bandit
+    setting: no regret and experimental design (Theorem 2).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.optimize import minimize
+
+from localbo.gp import GP
+from localbo.kernels import Kernel
+from localbo.linalg import cho_solve, solve_lower
+from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+
+
+@dataclass(frozen=True)
+class GPUCBSettings:
+    """Knobs of GP-UCB (the pipeline's `fig1.gp_ucb` config section).
+
+    Attributes:
+        delta: failure probability of Theorem 2, in (0, 1).
+        tail_a, tail_b: constants a, b of the derivative tail bound.
+        beta_scale: multiplier of beta_t (1 = the theorem).
+        raw_samples: uniform candidates scored per step.
+        local_samples: candidates around the incumbent scored per step.
+        local_scale: their standard deviation, relative to the box width.
+        restarts: best candidates refined by L-BFGS-B.
+        refine_iterations: L-BFGS-B iteration cap per refinement.
+        min_noise_var: nugget added to sigma^2.
+    """
+
+    delta: float = 0.1
+    tail_a: float = 1.0
+    tail_b: float = 1.0
+    beta_scale: float = 1.0
+    raw_samples: int = 512
+    local_samples: int = 512
+    local_scale: float = 0.02
+    restarts: int = 5
+    refine_iterations: int = 50
+    min_noise_var: float = 1e-8
+
+
+def srinivas_beta(t: int, d: int, r: float, delta: float, a: float, b: float) -> float:
+    """beta_t of Theorem 2 of Srinivas et al. (2010) for D subset [0, r]^d, t >= 1."""
+    inner = t**2 * d * b * r * math.sqrt(math.log(4.0 * d * a / delta))
+    return 2.0 * math.log(2.0 * t**2 * math.pi**2 / (3.0 * delta)) + 2.0 * d * math.log(inner)
+
+
+def lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float) -> np.ndarray:
+    """lcb(x) = mu(x) - sqrt(beta) s(x) at (m, d) candidates; returns (m,)."""
+    Kc = gp.kernel(C, gp.X)  # (m, n)
+    mean = gp.prior_mean + Kc @ gp.weights
+    V = solve_lower(gp.L, Kc.T)
+    var = np.maximum(gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+    return mean - sqrt_beta * np.sqrt(var)
+
+
+def lcb_value_and_gradient(x: np.ndarray, gp: GP, sqrt_beta: float) -> tuple[float, np.ndarray]:
+    """lcb at a (d,) point and its (d,) gradient (analytic)."""
+    kx = gp.kernel(x[None, :], gp.X)[0]  # (n,)
+    G = gp.kernel.grad_x(x, gp.X)  # (d, n)
+    a = cho_solve(gp.L, kx)
+    var = max(gp.kernel.outputscale - float(kx @ a), 1e-300)
+    sd = math.sqrt(var)
+    value = gp.prior_mean + float(kx @ gp.weights) - sqrt_beta * sd
+    grad = G @ gp.weights + sqrt_beta * (G @ a) / sd
+    return value, grad
+
+
+def minimize_lcb(
+    gp: GP,
+    box: Box,
+    incumbent: np.ndarray,
+    sqrt_beta: float,
+    rng: np.random.Generator,
+    settings: GPUCBSettings,
+) -> np.ndarray:
+    """The next point: best of the scored candidates after L-BFGS-B refinement of the top few."""
+    C = box.uniform(settings.raw_samples, rng)
+    if settings.local_samples > 0:
+        local = incumbent + settings.local_scale * box.width * rng.standard_normal(
+            (settings.local_samples, box.d)
+        )
+        C = np.vstack([C, box.project(local)])
+    scores = lcb_values(gp, C, sqrt_beta)
+    order = np.argsort(scores)[: settings.restarts]
+    best_x, best_value = C[order[0]], float(scores[order[0]])
+    for i in order:
+        res = minimize(
+            lcb_value_and_gradient,
+            C[i],
+            args=(gp, sqrt_beta),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=box.bounds(),
+            options={"maxiter": settings.refine_iterations},
+        )
+        if res.fun < best_value:
+            best_x, best_value = box.project(res.x), float(res.fun)
+    return best_x
+
+
+def gp_ucb(
+    objective: NoisyObjective,
+    kernel: Kernel,
+    x0: np.ndarray,
+    box: Box,
+    rng: np.random.Generator,
+    settings: GPUCBSettings,
+) -> OptimizationResult:
+    """Run GP-UCB until the budget is spent.
+
+    Args:
+        objective: the (noisy) objective with its budget.
+        kernel: the GP's kernel (the path's, hyperparameters known).
+        x0: (d,) first point. box: the domain.
+        rng: the optimizer's own stream (candidates), not the noise stream.
+        settings: `GPUCBSettings`.
+
+    Returns:
+        The result at the point with the best observation; the trace records that incumbent
+        after every evaluation.
+    """
+    start_time = time.perf_counter()
+    d = x0.shape[0]
+    noise_var = objective.sigma**2 + settings.min_noise_var
+    trace = Trace()
+    if objective.remaining == 0:
+        trace.record(objective, x0)
+        return finish(objective, x0, trace, start_time, iterations=0, max_jitter=0.0)
+    x = box.project(np.array(x0, dtype=float))
+    gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var)
+    best = 0
+    trace.record(objective, x)
+    t = 1
+    while objective.remaining > 0:
+        t += 1
+        beta = settings.beta_scale * srinivas_beta(
+            t, d, box.width, settings.delta, settings.tail_a, settings.tail_b
+        )
+        x = minimize_lcb(gp, box, gp.X[best], math.sqrt(beta), rng, settings)
+        y = objective(x[None, :])
+        gp.append(x[None, :], y)
+        if y[0] < gp.y[best]:
+            best = len(gp.y) - 1
+        trace.record(objective, gp.X[best])
+    result = finish(objective, gp.X[best], trace, start_time, iterations=t, max_jitter=gp.jitter)
+    result.observations, result.model = (gp.X, gp.y), gp
+    return result

@@ -1,0 +1,234 @@
+"""The black box every optimizer sees: a sample path behind a noisy, budget-counting oracle.
+
+An optimizer of Fig. 1 (local BO, GP-UCB, random search) gets a `NoisyObjective`. Each row it asks
+for costs one evaluation and returns f(x) + sigma * eps, eps ~ N(0, 1), drawn from the objective's
+own random stream (never the optimizer's). A request for more rows than the remaining budget is
+refused before anything is evaluated (`BudgetExhausted`), so no optimizer can exceed its budget.
+The noise-free value and gradient are available for reporting only (`true_value`,
+`true_gradient`) and are never counted: they are what the figures plot, not what the optimizer
+sees.
+
+Every optimizer returns an `OptimizationResult`: the returned point, the true f there, the
+evaluations used, the wall time and a `Trace` of (evaluations, iterate, true f, true gradient
+norm) that the convergence figures reuse.
+
+References:
+    The paper, section 3 (Fig. 1 protocol: budget 5000, true value at the returned point).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from localbo.io import save_npz
+from localbo.sample_paths import FourierSamplePath
+
+
+class BudgetExhausted(RuntimeError):
+    """An optimizer asked for more evaluations than its budget has left."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """The box [lower, upper]^d (the same bounds in every coordinate).
+
+    Args:
+        lower: lower bound. upper: upper bound (> lower). d: dimension.
+    """
+
+    lower: float
+    upper: float
+    d: int
+
+    def __post_init__(self) -> None:
+        if not self.upper > self.lower or self.d < 1:
+            raise ValueError(f"need upper > lower and d >= 1, got {self}")
+
+    @property
+    def width(self) -> float:
+        return self.upper - self.lower
+
+    def project(self, X: np.ndarray) -> np.ndarray:
+        """Euclidean projection onto the box (clipping), any shape ending in d."""
+        return np.clip(X, self.lower, self.upper)
+
+    def uniform(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """(n, d) points uniform in the box."""
+        return rng.uniform(self.lower, self.upper, size=(n, self.d))
+
+    def bounds(self) -> list[tuple[float, float]]:
+        """Bounds in the format of scipy.optimize.minimize."""
+        return [(self.lower, self.upper)] * self.d
+
+
+class NoisyObjective:
+    """A sample path observed with Gaussian noise, counting evaluations against a budget.
+
+    Args:
+        path: the noise-free function f (values and gradients at (n, d) points).
+        sigma: noise standard deviation >= 0.
+        budget: number of evaluations allowed (>= 0).
+        rng: the observation-noise stream (its own stream, not the optimizer's); may be None
+            when sigma = 0.
+
+    Example:
+        >>> from localbo.kernels import RBF
+        >>> from localbo.seeding import rng_for
+        >>> f = FourierSamplePath.draw(RBF(), 2, 64, rng_for(0, "path"))
+        >>> obj = NoisyObjective(f, 0.1, budget=3, rng=rng_for(0, "noise"))
+        >>> obj(np.zeros((2, 2))).shape, obj.remaining
+        ((2,), 1)
+    """
+
+    def __init__(
+        self,
+        path: FourierSamplePath,
+        sigma: float,
+        budget: int,
+        rng: np.random.Generator | None = None,
+    ) -> None:
+        if sigma < 0 or budget < 0:
+            raise ValueError(f"need sigma >= 0 and budget >= 0, got {sigma}, {budget}")
+        if sigma > 0 and rng is None:
+            raise ValueError("a noisy objective needs its own noise stream (rng)")
+        self.path = path
+        self.sigma = float(sigma)
+        self.budget = int(budget)
+        self.rng = rng
+        self.used = 0
+
+    @property
+    def dim(self) -> int:
+        return self.path.dim
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.used
+
+    def __call__(self, X: np.ndarray) -> np.ndarray:
+        """Noisy observations at the rows of X.
+
+        Args:
+            X: (n, d) points.
+
+        Returns:
+            (n,) observations f(X) + sigma * eps.
+
+        Raises:
+            BudgetExhausted: n exceeds the remaining budget (nothing is evaluated or counted).
+        """
+        X = np.atleast_2d(np.asarray(X, dtype=float))
+        n = X.shape[0]
+        if n > self.remaining:
+            raise BudgetExhausted(f"asked for {n} evaluations, {self.remaining} left")
+        self.used += n
+        y = self.path(X)
+        if self.rng is not None and self.sigma > 0:
+            y = y + self.sigma * self.rng.standard_normal(n)
+        return y
+
+    def true_value(self, x: np.ndarray) -> float:
+        """Noise-free f at a (d,) point; not counted."""
+        return float(self.path(x[None, :])[0])
+
+    def true_gradient(self, x: np.ndarray) -> np.ndarray:
+        """Noise-free grad f at a (d,) point, (d,); not counted."""
+        return self.path.gradient(x[None, :])[0]
+
+
+@dataclass
+class Trace:
+    """What an optimizer did, one row per record: evaluations used so far, the current point
+    (the iterate for local BO, the incumbent for the global methods), and the true f and true
+    gradient norm there."""
+
+    evaluations: list[int] = field(default_factory=list)
+    iterates: list[np.ndarray] = field(default_factory=list)
+    values: list[float] = field(default_factory=list)
+    gradient_norms: list[float] = field(default_factory=list)
+
+    def record(self, objective: NoisyObjective, x: np.ndarray) -> None:
+        """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f."""
+        value, grad = objective.path.value_and_gradient(x[None, :])
+        self.evaluations.append(objective.used)
+        self.iterates.append(np.array(x, dtype=float))
+        self.values.append(float(value[0]))
+        self.gradient_norms.append(float(np.linalg.norm(grad[0])))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The trace as arrays: evaluations (k,), iterates (k, d), values (k,), gradient_norms
+        (k,)."""
+        d = self.iterates[0].shape[0] if self.iterates else 0
+        return {
+            "evaluations": np.asarray(self.evaluations, dtype=np.int64),
+            "iterates": np.asarray(self.iterates, dtype=float).reshape(-1, d),
+            "values": np.asarray(self.values, dtype=float),
+            "gradient_norms": np.asarray(self.gradient_norms, dtype=float),
+        }
+
+
+@dataclass
+class OptimizationResult:
+    """The outcome of one optimizer run.
+
+    Attributes:
+        x: (d,) returned point.
+        value: true (noise-free) f(x).
+        gradient_norm: true ||grad f(x)||.
+        evaluations: evaluations used (never above the budget).
+        seconds: wall time.
+        trace: the run's `Trace`.
+        info: method-specific scalars (iterations, stop reason, ...).
+        observations: (X (n, d), y (n,)) every evaluated point and its observation, for the
+            methods that keep them (GP-UCB, random search); not saved.
+        model: the final GP of GP-UCB (for tests and diagnostics); not saved.
+    """
+
+    x: np.ndarray
+    value: float
+    gradient_norm: float
+    evaluations: int
+    seconds: float
+    trace: Trace
+    info: dict[str, float | int | str] = field(default_factory=dict)
+    observations: tuple[np.ndarray, np.ndarray] | None = None
+    model: Any = None
+
+    def summary(self) -> dict[str, float | int | str]:
+        """JSON-ready scalars of the run."""
+        return {
+            "value": self.value,
+            "gradient_norm": self.gradient_norm,
+            "evaluations": self.evaluations,
+            "seconds": self.seconds,
+            **self.info,
+        }
+
+    def save_trace(self, path: str | Path) -> None:
+        """Write the trace and the returned point as .npz."""
+        save_npz(path, x=self.x, **self.trace.arrays())
+
+
+def finish(
+    objective: NoisyObjective,
+    x: np.ndarray,
+    trace: Trace,
+    start_time: float,
+    **info: float | int | str,
+) -> OptimizationResult:
+    """Build the result for returned point x: true f and gradient norm, evaluations, time."""
+    value, grad = objective.path.value_and_gradient(x[None, :])
+    return OptimizationResult(
+        x=np.array(x, dtype=float),
+        value=float(value[0]),
+        gradient_norm=float(np.linalg.norm(grad[0])),
+        evaluations=objective.used,
+        seconds=time.perf_counter() - start_time,
+        trace=trace,
+        info=dict(info),
+    )

@@ -1,0 +1,78 @@
+"""GP-UCB: beta_t, the acquisition and its analytic gradient, the incremental factor, budgets."""
+
+import math
+
+import numpy as np
+import pytest
+
+from localbo.gp import GP
+from localbo.gp_ucb import (
+    GPUCBSettings,
+    gp_ucb,
+    lcb_value_and_gradient,
+    lcb_values,
+    srinivas_beta,
+)
+from localbo.kernels import RBF, Matern52
+from localbo.linalg import cholesky
+from localbo.objective import Box, NoisyObjective
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+from tests.unit.finite_differences import assert_gradient_close, central_difference
+
+
+def test_beta_is_theorem_2_of_srinivas_et_al():
+    t, d, r, delta, a, b = 10, 3, 4.0, 0.1, 1.0, 2.0
+    expected = 2 * math.log(2 * t**2 * math.pi**2 / (3 * delta)) + 2 * d * math.log(
+        t**2 * d * b * r * math.sqrt(math.log(4 * d * a / delta))
+    )
+    assert srinivas_beta(t, d, r, delta, a, b) == pytest.approx(expected, rel=1e-14)
+    assert srinivas_beta(t + 1, d, r, delta, a, b) > srinivas_beta(t, d, r, delta, a, b)
+
+
+@pytest.mark.parametrize("kernel", [RBF(0.7, 1.3), Matern52()], ids=["rbf", "matern52"])
+def test_lcb_gradient_matches_finite_differences(kernel):
+    rng = rng_for(20, "lcb", kernel.name)
+    X, y = rng.uniform(-1, 1, size=(12, 3)), rng.normal(size=12)
+    gp = GP(kernel, X, y, noise_var=0.01)
+    x = rng.uniform(-1, 1, size=3)
+    value, grad = lcb_value_and_gradient(x, gp, 2.5)
+    fd = central_difference(lambda z: lcb_value_and_gradient(z, gp, 2.5)[0], x)
+    assert_gradient_close(grad, fd, rtol=1e-6)
+    assert value == pytest.approx(lcb_values(gp, x[None, :], 2.5)[0], rel=1e-10)
+    expected = gp.mean(x[None, :])[0] - 2.5 * np.sqrt(gp.variance(x[None, :])[0])
+    assert value == pytest.approx(expected, rel=1e-10)
+
+
+def _run(sigma=0.0, budget=40, seed=21, d=2):
+    kernel = RBF()
+    f = FourierSamplePath.draw(kernel, d, 256, rng_for(seed, "path"))
+    obj = NoisyObjective(f, sigma, budget, rng_for(seed, "noise") if sigma else None)
+    settings = GPUCBSettings(raw_samples=64, local_samples=64, restarts=2, refine_iterations=20)
+    return gp_ucb(obj, kernel, np.zeros(d), Box(-3, 3, d), rng_for(seed, "opt"), settings), f
+
+
+def test_incremental_factor_equals_a_fresh_cholesky():
+    res, _ = _run(sigma=0.1)
+    gp = res.model
+    K = gp.kernel(gp.X, gp.X) + gp.noise_var * np.eye(len(gp.y))
+    L, jitter = cholesky(K)
+    assert jitter == 0.0
+    np.testing.assert_allclose(gp.L, L, atol=1e-10)
+
+
+def test_spends_exactly_its_budget_reproducibly_and_returns_the_best_observation():
+    (a, f), (b, _) = _run(sigma=0.1), _run(sigma=0.1)
+    assert a.evaluations == 40 == len(a.observations[1])
+    np.testing.assert_array_equal(a.x, b.x)
+    X, y = a.observations
+    np.testing.assert_array_equal(a.x, X[np.argmin(y)])
+    assert a.value == f(a.x[None, :])[0]
+    assert np.all(np.abs(X) <= 3)
+    assert _run(sigma=0.1, seed=22)[0].value != a.value
+
+
+def test_beats_its_first_point_on_a_noiseless_path():
+    res, f = _run(budget=30)
+    assert res.value <= f(np.zeros((1, 2)))[0]
+    assert res.value == pytest.approx(np.min(f(res.observations[0])), rel=1e-13)

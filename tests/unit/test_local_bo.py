@@ -1,0 +1,149 @@
+"""Local BO (Algorithm 1): schedules, designs and their cache, the gradient estimate, both
+drivers, budgets and reproducibility."""
+
+import numpy as np
+import pytest
+
+from localbo.acquisition import gradient_trace
+from localbo.gp import GP
+from localbo.kernels import RBF
+from localbo.local_bo import (
+    DesignCache,
+    LocalBOSettings,
+    batch_size,
+    local_bo,
+    optimal_design,
+    posterior_gradient_mean,
+    run_noiseless_local_bo,
+)
+from localbo.objective import Box, NoisyObjective
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+
+
+class Quadratic:
+    """f(x) = 0.5 * sum a_i (x_i - c_i)^2 with the sample-path interface."""
+
+    def __init__(self, center, curvature):
+        self.c, self.a = np.asarray(center), np.asarray(curvature)
+
+    @property
+    def dim(self):
+        return self.c.shape[0]
+
+    def __call__(self, X):
+        return 0.5 * np.sum(self.a * (np.atleast_2d(X) - self.c) ** 2, axis=1)
+
+    def gradient(self, X):
+        return self.a * (np.atleast_2d(X) - self.c)
+
+    def value_and_gradient(self, X):
+        return self(X), self.gradient(X)
+
+
+def test_batch_schedules():
+    assert [batch_size("constant", 4, t) for t in (1, 5)] == [4, 4]
+    assert [batch_size("d_t", 4, t) for t in (1, 3)] == [4, 12]
+    assert [batch_size("d_t2", 4, t) for t in (1, 3)] == [4, 36]
+    assert batch_size("d_log2_t", 4, 1) == 4  # floored at d
+    assert batch_size("d_log2_t", 4, 100) == int(np.ceil(4 * np.log(100) ** 2))
+    assert batch_size("constant", 3, 1, factor=0.5) == 2
+    with pytest.raises(ValueError, match="schedule"):
+        LocalBOSettings(schedule="d_t3")
+
+
+@pytest.mark.parametrize("include_center", [True, False], ids=["with-center", "no-center"])
+def test_cached_design_equals_a_design_optimized_at_the_iterate(include_center):
+    """The exact shortcut: optimal offsets do not depend on x for a stationary kernel."""
+    kernel, d, b, noise = RBF(), 3, 4, 1e-4
+    settings = LocalBOSettings(design_max_iterations=300)
+    cache = DesignCache(kernel, d, noise, include_center, rng_for(7, "design"), settings)
+    cached = cache.get(b)
+    assert cache.get(b) is cached  # computed once
+    x = np.array([1.3, -0.4, 2.2])
+    fresh = optimal_design(
+        kernel, d, b, noise, include_center, rng_for(7, "design"), settings, center=x
+    )
+    assert fresh.value == pytest.approx(cached.value, rel=1e-7)
+    np.testing.assert_allclose(fresh.offsets, cached.offsets, atol=1e-5)
+    np.testing.assert_array_equal(fresh.counts, cached.counts)
+    # and the cached value is alpha_trace at a translated iterate
+    first = 1 if include_center else 0
+    X_data = x[None, :] if include_center else None
+    value, _ = gradient_trace(kernel, x, x + cached.offsets[first:], noise, X_data)
+    assert value == pytest.approx(cached.value, rel=1e-7)
+
+
+def test_optimized_design_beats_the_differencing_start():
+    kernel, d = RBF(), 3
+    settings = LocalBOSettings()
+    optimized = optimal_design(kernel, d, 8, 0.04, False, rng_for(8, "d"), settings)
+    start = optimal_design(
+        kernel, d, 8, 0.04, False, rng_for(8, "d"), LocalBOSettings(design_max_iterations=0)
+    )
+    assert optimized.size == start.size == 8
+    assert optimized.value < start.value
+
+
+def test_large_batches_repeat_a_differencing_design():
+    settings = LocalBOSettings(design_optimize_max_b=10)
+    design = optimal_design(RBF(), 2, 40, 0.04, False, rng_for(9, "d"), settings)
+    assert design.size == 40 and design.offsets.shape[0] <= 4
+
+
+def test_posterior_gradient_mean_equals_the_gp():
+    kernel = RBF(0.8, 1.5)
+    rng = rng_for(10, "gp")
+    X, y, x = rng.normal(size=(9, 3)), rng.normal(size=9), rng.normal(size=3)
+    expected = GP(kernel, X, y, noise_var=0.03).grad_mean(x)
+    got = posterior_gradient_mean(kernel, x, X, y, np.full(9, 0.03))
+    np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_noiseless_local_bo_finds_the_minimum_of_a_quadratic():
+    f = Quadratic([0.4, -0.3, 0.2], [1.0, 2.0, 0.5])
+    res = run_noiseless_local_bo(f, RBF(), np.zeros(3), 2000, rng=rng_for(11, "design"))
+    assert np.linalg.norm(f.gradient(np.zeros(3))) > 0.5
+    assert res.gradient_norm < 1e-2
+    assert res.value < 1e-4
+    assert res.evaluations <= 2000 and res.evaluations % 4 == 0  # d + 1 per call
+
+
+def test_noiseless_local_bo_reaches_a_stationary_point_of_a_sample_path():
+    kernel, d = RBF(), 4
+    f = FourierSamplePath.draw(kernel, d, 1024, rng_for(12, "path"))
+    res = run_noiseless_local_bo(f, kernel, np.zeros(d), 3000, rng=rng_for(12, "design"))
+    start_norm = np.linalg.norm(f.gradient(np.zeros((1, d))))
+    assert res.gradient_norm < 2e-2 < start_norm
+    assert res.value < f(np.zeros((1, d)))[0] - 0.5
+    assert res.trace.arrays()["values"][-1] == res.value
+
+
+def _run(sigma, budget, seed=13, **overrides):
+    kernel, d = RBF(), 3
+    f = FourierSamplePath.draw(kernel, d, 256, rng_for(seed, "path"))
+    obj = NoisyObjective(f, sigma, budget, rng_for(seed, "noise"))
+    settings = LocalBOSettings(design_max_iterations=50, **overrides)
+    return local_bo(obj, kernel, np.zeros(d), Box(-5, 5, d), rng_for(seed, "opt"), settings)
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{}, {"schedule": "d_t", "step_rule": "fixed", "step_size": 0.5}, {"data_window": 2}],
+    ids=["constant-normalized", "linear-fixed", "window"],
+)
+def test_noisy_local_bo_spends_exactly_its_budget_and_is_reproducible(overrides):
+    a, b = _run(0.1, 97, **overrides), _run(0.1, 97, **overrides)
+    assert a.evaluations == 97 == a.trace.arrays()["evaluations"][-1]
+    np.testing.assert_array_equal(a.x, b.x)
+    assert a.value == b.value
+    assert np.all(np.abs(a.x) <= 5)
+    assert _run(0.1, 97, seed=14, **overrides).value != a.value
+
+
+def test_noiseless_local_bo_never_exceeds_its_budget_and_is_reproducible():
+    for budget in (5, 41, 200):
+        a, b = _run(0.0, budget), _run(0.0, budget)
+        assert a.evaluations <= budget
+        assert a.info["stop"] != "budget" or budget - a.evaluations < 4
+        np.testing.assert_array_equal(a.x, b.x)

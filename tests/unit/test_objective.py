@@ -1,0 +1,71 @@
+"""The budget-counting noisy objective and the box."""
+
+import numpy as np
+import pytest
+
+from localbo.kernels import RBF
+from localbo.objective import Box, BudgetExhausted, NoisyObjective, Trace
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+
+
+@pytest.fixture
+def path():
+    return FourierSamplePath.draw(RBF(), 3, 128, rng_for(0, "test-objective"))
+
+
+def test_refuses_requests_beyond_the_budget_without_counting_them(path):
+    obj = NoisyObjective(path, 0.1, budget=5, rng=rng_for(1, "noise"))
+    obj(np.zeros((3, 3)))
+    with pytest.raises(BudgetExhausted):
+        obj(np.zeros((3, 3)))
+    assert obj.used == 3 and obj.remaining == 2
+    obj(np.zeros((2, 3)))
+    assert obj.remaining == 0
+    with pytest.raises(BudgetExhausted):
+        obj(np.zeros((1, 3)))
+
+
+def test_noiseless_observations_are_the_path_and_truth_is_free(path):
+    X = rng_for(2, "x").normal(size=(7, 3))
+    obj = NoisyObjective(path, 0.0, budget=7)
+    np.testing.assert_array_equal(obj(X), path(X))
+    assert obj.true_value(X[0]) == path(X[:1])[0]
+    np.testing.assert_array_equal(obj.true_gradient(X[0]), path.gradient(X[:1])[0])
+    assert obj.used == 7
+
+
+def test_noise_has_the_stated_standard_deviation(path):
+    n, sigma = 4000, 0.2
+    X = np.zeros((n, 3))
+    obj = NoisyObjective(path, sigma, budget=n, rng=rng_for(3, "noise"))
+    residual = obj(X) - path(X)
+    # the standard error of the sample std is sigma / sqrt(2n) ~ 1.1% of sigma: 5% is 4.5 SE
+    assert np.std(residual) == pytest.approx(sigma, rel=0.05)
+    assert abs(np.mean(residual)) < 4 * sigma / np.sqrt(n)
+
+
+def test_noisy_objective_needs_a_noise_stream(path):
+    with pytest.raises(ValueError, match="noise stream"):
+        NoisyObjective(path, 0.1, budget=1)
+
+
+def test_box_projection_and_uniform_points():
+    box = Box(-1.0, 2.0, 4)
+    X = box.uniform(500, rng_for(4, "box"))
+    assert X.shape == (500, 4) and X.min() >= -1.0 and X.max() <= 2.0
+    np.testing.assert_array_equal(box.project(np.array([-3.0, 0.5, 5.0, 2.0])), [-1, 0.5, 2, 2])
+    with pytest.raises(ValueError):
+        Box(1.0, 1.0, 2)
+
+
+def test_trace_records_true_value_and_gradient_norm(path):
+    obj = NoisyObjective(path, 0.5, budget=2, rng=rng_for(5, "noise"))
+    trace = Trace()
+    x = np.array([0.1, -0.2, 0.3])
+    obj(x[None, :])
+    trace.record(obj, x)
+    arrays = trace.arrays()
+    assert arrays["evaluations"].tolist() == [1]
+    assert arrays["values"][0] == path(x[None, :])[0]
+    assert arrays["gradient_norms"][0] == pytest.approx(np.linalg.norm(path.gradient(x[None, :])))
