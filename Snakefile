@@ -15,6 +15,9 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/fig2.smk"
+include: "workflow/rules/fig1.smk"
+include: "workflow/rules/fig3.smk"
+include: "workflow/rules/gradient_estimation.smk"
 
 
 rule all:

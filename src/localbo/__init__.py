@@ -9,6 +9,11 @@ Optimization" (Wu, Gardner, et al., NeurIPS 2023). Modules follow the math:
 - `sample_paths`: random-Fourier-feature GP sample paths with exact gradients;
 - `acquisition`: alpha_trace of GIBO with its analytic gradient in the design;
 - `error_function`: E_{d,k,sigma}(b), its bounds and differencing designs;
+- `hyperparameters`: ML-II fit of constant mean, lengthscale, outputscale and noise;
+- `gradient_estimation`: (sub)gradient estimates of non-smooth functions (Figs. 4, 5);
+- `objective`: the noisy, budget-counting black box, results and traces of optimizers;
+- `local_bo`: Algorithm 1 / GIBO (BFGS on GP gradients for sigma = 0, projected steps else);
+- `gp_ucb`, `random_search`: the global baselines of Fig. 1; `optimizers`: one entry point;
 - `seeding`, `io`: named random streams, atomic outputs.
 """
 

@@ -24,7 +24,48 @@ def check_fig2(cfg: dict[str, Any]) -> list[str]:
     return errors
 
 
-SECTION_CHECKS: dict[str, Check] = {"fig2": check_fig2}
+def check_fig1(cfg: dict[str, Any]) -> list[str]:
+    errors = []
+    box = cfg["box"]
+    if not box["lower"] < 0 < box["upper"]:
+        errors.append(
+            f"fig1.box: the start x = 0 must lie inside (lower, upper), got "
+            f"({box['lower']}, {box['upper']})"
+        )
+    if 0 not in cfg["local_bo"]["noise_levels"]:
+        errors.append(
+            "fig1.local_bo.noise_levels: must contain 0 (the grid-size panel uses the "
+            "sigma = 0 medians)"
+        )
+    return errors
+
+
+def check_gradient_estimation(cfg: dict[str, Any]) -> list[str]:
+    """Bounds ordered, panels name existing cases of the right dimension (Fig. 4: 2, Fig. 5: 1)."""
+    section = "gradient_estimation"
+    errors = []
+    for key in ("lengthscale_bounds", "outputscale_bounds", "noise_var_bounds"):
+        low, high = cfg["fit"][key]
+        if not low < high:
+            errors.append(f"{section}.fit.{key}: lower bound {low} is not below upper {high}")
+    cases = cfg["cases"]
+    for figure, dim in (("fig4", 2), ("fig5", 1)):
+        for name in cfg[figure]:
+            if name not in cases:
+                errors.append(f"{section}.{figure}: unknown case {name!r}; known: {sorted(cases)}")
+            elif len(cases[name]["x"]) != dim:
+                errors.append(
+                    f"{section}.{figure}: case {name!r} has dimension {len(cases[name]['x'])}, "
+                    f"the figure draws dimension {dim}"
+                )
+    return errors
+
+
+SECTION_CHECKS: dict[str, Check] = {
+    "fig2": check_fig2,
+    "fig1": check_fig1,
+    "gradient_estimation": check_gradient_estimation,
+}
 
 
 def check_config(config: dict[str, Any]) -> list[str]:

@@ -59,7 +59,15 @@ def fig2_runtime(wildcards):
 
 
 def all_figures():
-    return [f"figures/fig2_error_function.{ext}" for ext in ("pdf", "png")]
+    figures = [f"figures/fig2_error_function.{ext}" for ext in ("pdf", "png")]
+    figures += fig1_figures()  # defined in fig1.smk
+    figures += [f"figures/fig3_restarts.{ext}" for ext in ("pdf", "png")]
+    figures += [
+        f"figures/{name}.{ext}"
+        for name in ("fig4_l1norm", "fig5_relu")
+        for ext in ("pdf", "png")
+    ]
+    return figures
 
 
 def fig2_settings(wildcards):
