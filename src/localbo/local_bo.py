@@ -306,11 +306,8 @@ def evaluate_design(
     objective: NoisyObjective, x: np.ndarray, design: Design, noise_var: float
 ) -> Batch:
     """Evaluate every copy of every design point around x (design.size evaluations)."""
-    points = design.points(x)
-    y = objective(np.repeat(points, design.counts, axis=0))
-    starts = np.concatenate([[0], np.cumsum(design.counts)[:-1]])
-    y_mean = np.add.reduceat(y, starts) / design.counts
-    return Batch(points, y_mean, noise_var / design.counts)
+    y_mean = objective.observe_design(x, design.offsets, design.counts)
+    return Batch(design.points(x), y_mean, noise_var / design.counts)
 
 
 def _stack(batches: list[Batch]) -> Batch:

@@ -69,3 +69,24 @@ def test_trace_records_true_value_and_gradient_norm(path):
     assert arrays["evaluations"].tolist() == [1]
     assert arrays["values"][0] == path(x[None, :])[0]
     assert arrays["gradient_norms"][0] == pytest.approx(np.linalg.norm(path.gradient(x[None, :])))
+
+
+def test_observe_design_sees_the_same_numbers_as_repeated_calls():
+    from localbo.kernels import RBF
+    from localbo.seeding import rng_for
+
+    path = FourierSamplePath.draw(RBF(), 3, 128, rng_for(0, "observe"))
+    offsets = np.array([[0.0, 0.0, 0.0], [0.01, 0.0, 0.0], [0.0, -0.02, 0.0]])
+    counts = np.array([1, 3, 2])
+    x = np.array([0.5, -1.0, 2.0])
+    for sigma in (0.0, 0.1):
+        a = NoisyObjective(path, sigma, 20, rng_for(1, "noise"))
+        b = NoisyObjective(path, sigma, 20, rng_for(1, "noise"))
+        means = a.observe_design(x, offsets, counts)
+        raw = b(np.repeat(x + offsets, counts, axis=0))
+        expected = [raw[0], raw[1:4].mean(), raw[4:6].mean()]
+        np.testing.assert_allclose(means, expected, rtol=0, atol=1e-12)
+        assert a.used == b.used == 6
+    with pytest.raises(BudgetExhausted):
+        a.observe_design(x, offsets, np.array([10, 10, 10]))
+    assert a.used == 6
