@@ -197,7 +197,7 @@ def incumbent_design(design: DesignValue, d: int, b: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class TraceRun:
-    """One L-BFGS run on alpha_trace(0, Z): final design and value, trace per iteration."""
+    """One L-BFGS run on alpha_trace(x, Z | D): final design and value, trace per iteration."""
 
     design: np.ndarray
     value: float
@@ -206,21 +206,35 @@ class TraceRun:
 
 
 def minimize_trace(
-    kernel: Kernel, Z0: np.ndarray, noise_var: float, max_iterations: int
+    kernel: Kernel,
+    Z0: np.ndarray,
+    noise_var: float,
+    max_iterations: int,
+    x: np.ndarray | None = None,
+    X_data: np.ndarray | None = None,
+    noise_data: np.ndarray | None = None,
 ) -> TraceRun:
-    """Minimize alpha_trace(0, Z | {}) over Z by L-BFGS from the (b, d) design Z0.
+    """Minimize alpha_trace(x, Z | D) over the (b, d) design Z by L-BFGS from Z0.
 
-    The returned value is never above the starting value. Progress is logged every 25
-    iterations so long jobs show where they are.
+    With the defaults (x the origin, no data) this is the objective of the error function; local
+    BO passes its iterate and earlier data. The returned value is never above the starting
+    value. Progress is logged every 25 iterations so long jobs show where they are.
+
+    Args:
+        kernel: the GP's kernel. Z0: (b, d) start. noise_var: noise variance of each point of Z.
+        max_iterations: L-BFGS iteration cap.
+        x: (d,) point whose gradient is estimated (default: the origin).
+        X_data: (n, d) data inputs D (None: no data). noise_data: (n,) their noise variances.
     """
     b, d = Z0.shape
-    origin = np.zeros(d)
+    x = np.zeros(d) if x is None else x
+    noise = noise_var if X_data is None else np.concatenate([noise_data, np.full(b, noise_var)])
     evaluations = 0
 
     def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
         nonlocal evaluations
         evaluations += 1
-        value, grad = gradient_trace(kernel, origin, z.reshape(b, d), noise_var)
+        value, grad = gradient_trace(kernel, x, z.reshape(b, d), noise, X_data)
         return value, grad.ravel()
 
     trace = [objective(Z0.ravel())[0]]
@@ -236,9 +250,9 @@ def minimize_trace(
         jac=True,
         method="L-BFGS-B",
         callback=record,
-        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9},
+        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-13, "gtol": 1e-10},
     )
-    if res.fun <= trace[0]:
+    if res.fun < trace[0]:
         design, value = res.x.reshape(b, d), float(res.fun)
     else:
         design, value = Z0.copy(), trace[0]

@@ -38,8 +38,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.optimize import minimize
 
-from localbo.acquisition import gradient_trace
-from localbo.error_function import DESIGN_KINDS, differencing_design, differencing_design_value
+from localbo.error_function import (
+    DESIGN_KINDS,
+    differencing_design,
+    differencing_design_value,
+    minimize_trace,
+)
 from localbo.kernels import Kernel
 from localbo.linalg import cho_solve, cholesky
 from localbo.objective import (
@@ -137,60 +141,6 @@ class Design:
         return x[None, :] + self.offsets
 
 
-def _free_trace(
-    kernel: Kernel,
-    Z: np.ndarray,
-    x: np.ndarray,
-    noise_free: float,
-    X_data: np.ndarray | None,
-    noise_data: np.ndarray | None,
-) -> tuple[float, np.ndarray]:
-    noise = (
-        noise_free if X_data is None else np.concatenate([noise_data, np.full(len(Z), noise_free)])
-    )
-    value, grad = gradient_trace(kernel, x, Z, noise, X_data)
-    return value, grad
-
-
-def optimize_free_points(
-    kernel: Kernel,
-    x: np.ndarray,
-    Z0: np.ndarray,
-    noise_var: float,
-    max_iterations: int,
-    X_data: np.ndarray | None = None,
-    noise_data: np.ndarray | None = None,
-) -> tuple[np.ndarray, float]:
-    """Minimize alpha_trace(x, Z | D) over the (b, d) points Z by L-BFGS from Z0.
-
-    Args:
-        kernel: the GP's kernel. x: (d,) iterate. Z0: (b, d) start.
-        noise_var: noise variance of each point of Z.
-        max_iterations: L-BFGS iteration cap.
-        X_data: (n, d) data inputs D (None: no data). noise_data: (n,) their noise variances.
-
-    Returns:
-        (Z, value): the better of the start and the L-BFGS result.
-    """
-    b, d = Z0.shape
-
-    def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
-        value, grad = _free_trace(kernel, z.reshape(b, d), x, noise_var, X_data, noise_data)
-        return value, grad.ravel()
-
-    start_value = objective(Z0.ravel())[0]
-    res = minimize(
-        objective,
-        Z0.ravel(),
-        jac=True,
-        method="L-BFGS-B",
-        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-13, "gtol": 1e-10},
-    )
-    if res.fun < start_value:
-        return res.x.reshape(b, d), float(res.fun)
-    return Z0.copy(), float(start_value)
-
-
 def optimal_design(
     kernel: Kernel,
     d: int,
@@ -236,9 +186,10 @@ def optimal_design(
     else:
         Z0, X_data, noise_data = np.repeat(P, counts, axis=0), None, None
     Z0 = x + Z0 + settings.design_perturbation * best.step * rng.standard_normal(Z0.shape)
-    Z, value = optimize_free_points(
-        kernel, x, Z0, noise_var, settings.design_max_iterations, X_data, noise_data
+    run = minimize_trace(
+        kernel, Z0, noise_var, settings.design_max_iterations, x, X_data, noise_data
     )
+    Z, value = run.design, run.value
     if value >= best.value:
         return start
     Z = Z - x
@@ -336,15 +287,16 @@ def _design_with_data(
     if design.includes_center:
         X_data = np.vstack([X_data, x[None, :]])
         noise_data = np.concatenate([noise_data, [noise_var / design.counts[0]]])
-    Z, value = optimize_free_points(
+    run = minimize_trace(
         kernel,
-        x,
         x[None, :] + design.offsets[first:],
         noise_var,
         settings.design_max_iterations,
+        x,
         X_data,
         noise_data,
     )
+    Z, value = run.design, run.value
     return Design(
         np.vstack([design.offsets[:first], Z - x]), design.counts, value, design.includes_center
     )
