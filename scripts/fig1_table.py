@@ -1,4 +1,7 @@
-"""Collect the Fig. 1 runs into results/fig1/local_solutions.csv, one row per run."""
+"""Collect the Fig. 1 runs into results/fig1/local_solutions.csv, one row per run.
+
+Wall times stay in the per-job JSON files: the table holds only numbers that identical runs
+reproduce byte for byte."""
 
 from localbo.runtime import snakemake_job
 
@@ -12,7 +15,6 @@ COLUMNS = [
     "evaluations",
     "iterations",
     "stop",
-    "seconds",
 ]
 
 with snakemake_job(snakemake) as log:  # noqa: F821

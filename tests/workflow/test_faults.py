@@ -4,14 +4,13 @@ import json
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tests.workflow.helpers import REPO, TINY, snakemake
+from tests.workflow.helpers import REPO, snakemake, snakemake_command
 
 pytestmark = pytest.mark.workflow
 
@@ -59,19 +58,7 @@ def assert_outputs_valid(workdir: Path) -> int:
 
 
 def test_sigkill_part_way_then_resume(tmp_path):
-    cmd = [
-        sys.executable,
-        "-m",
-        "snakemake",
-        "-s",
-        str(REPO / "Snakefile"),
-        "--directory",
-        str(tmp_path),
-        "--configfile",
-        str(TINY),
-        "--cores",
-        "2",
-    ]
+    cmd = snakemake_command(tmp_path, "--cores", "2")
     proc = subprocess.Popen(
         cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )

@@ -25,11 +25,10 @@ TARGETS = (
 SECTION = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["gradient_estimation"]
 
 
-@pytest.fixture(scope="module")
-def run(tmp_path_factory) -> Path:
-    workdir = tmp_path_factory.mktemp("gradient_estimation")
-    snakemake(workdir, "--cores", "2", *TARGETS)
-    return workdir
+@pytest.fixture
+def run(tiny_run) -> Path:
+    """The shared tiny run of the whole pipeline (tests/workflow/conftest.py)."""
+    return tiny_run
 
 
 def test_table_has_every_case_beside_the_paper(run):
