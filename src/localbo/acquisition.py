@@ -62,11 +62,12 @@ def gradient_trace(
     scale = kernel.outputscale / ell2
 
     R = kernel.distance(S, S)
-    K, slope_R = kernel.value_and_slope(R)
+    K, slope_R = kernel.value_and_slope(R, overwrite=True)
     del R
-    K *= kernel.outputscale
+    if kernel.outputscale != 1.0:
+        K *= kernel.outputscale
     K[np.diag_indices_from(K)] += noise_var
-    L, _ = cholesky(K)
+    L, _ = cholesky(K, overwrite=True)  # only triangular solves below
     del K
 
     U = x[None, :] - S  # (N, d)
@@ -80,12 +81,14 @@ def gradient_trace(
 
     W = sla.solve_triangular(L, V, lower=True, trans="T", check_finite=False)  # K^{-1} G^T
     del L, V
-    A = W @ W.T
-    A *= slope_R
+    A = W[n0:] @ W.T  # only the design's rows of P = W W^T
+    A *= slope_R[n0:]
     del slope_R
     Zs, Us, Ws = S[n0:], U[n0:], W[n0:]
     grad_design = (kernel.curve(r[n0:]) * np.sum(Us * Ws, axis=1) / ell2)[:, None] * Us
     grad_design += slope_r[n0:, None] * Ws
-    A_rows = A[n0:]
-    grad_data = np.sum(A_rows, axis=1)[:, None] * Zs - A_rows @ S
+    S1 = np.empty((S.shape[0], d + 1))  # [S, 1]: A S and the row sums of A in one product
+    S1[:, :d], S1[:, d] = S, 1.0
+    AS1 = A @ S1
+    grad_data = AS1[:, d:] * Zs - AS1[:, :d]
     return value, 2.0 * scale * (grad_design + grad_data)

@@ -61,8 +61,14 @@ class Kernel(ABC):
     def curve(self, r: np.ndarray) -> np.ndarray:
         """slope'(r) / r, finite at r = 0."""
 
-    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """(value(r), slope(r)); kernels override it to share the exponential."""
+    def value_and_slope(
+        self, r: np.ndarray, overwrite: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(value(r), slope(r)); kernels override it to share the exponential.
+
+        With `overwrite` the value may be written into r's memory (for b x b matrices of large
+        designs, fewer fresh temporaries).
+        """
         return self.value(r), self.slope(r)
 
     def with_params(self, lengthscale: float, outputscale: float) -> Kernel:
@@ -79,7 +85,10 @@ class Kernel(ABC):
         Returns:
             (n, m) array of scaled distances.
         """
-        return cdist(X, Z) / self.lengthscale
+        R = cdist(X, Z)
+        if self.lengthscale != 1.0:
+            R /= self.lengthscale
+        return R
 
     def __call__(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
         """Kernel matrix k(X, Z).
@@ -134,8 +143,13 @@ class RBF(Kernel):
     def curve(self, r: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * r**2)
 
-    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        e = np.exp(-0.5 * r**2)
+    def value_and_slope(
+        self, r: np.ndarray, overwrite: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        e = r if overwrite else r.copy()
+        e *= e
+        e *= -0.5
+        np.exp(e, out=e)
         return e, -e
 
 
@@ -154,11 +168,20 @@ class Matern52(Kernel):
     def curve(self, r: np.ndarray) -> np.ndarray:
         return (25.0 / 3.0) * np.exp(-SQRT5 * r)
 
-    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        e = np.exp(-SQRT5 * r)
-        t = 1.0 + SQRT5 * r
-        slope = t * e
-        value = slope + (5.0 / 3.0) * r**2 * e
+    def value_and_slope(
+        self, r: np.ndarray, overwrite: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        e = np.multiply(r, -SQRT5)
+        np.exp(e, out=e)  # exp(-sqrt5 r)
+        slope = np.multiply(r, SQRT5)
+        slope += 1.0
+        slope *= e  # (1 + sqrt5 r) exp(-sqrt5 r)
+        value = r if overwrite else r.copy()
+        value *= value
+        value *= e
+        del e
+        value *= 5.0 / 3.0
+        value += slope
         slope *= -5.0 / 3.0
         return value, slope
 

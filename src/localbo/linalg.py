@@ -12,19 +12,28 @@ import warnings
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.linalg.lapack import dpotrf
 
 
 class JitterWarning(RuntimeWarning):
     """Jitter was added to the diagonal to make a kernel matrix factorizable."""
 
 
-def cholesky(K: np.ndarray, initial: float = 1e-10, max_tries: int = 9) -> tuple[np.ndarray, float]:
+def cholesky(
+    K: np.ndarray, initial: float = 1e-10, max_tries: int = 9, overwrite: bool = False
+) -> tuple[np.ndarray, float]:
     """Lower Cholesky factor of a symmetric positive semi-definite matrix.
+
+    LAPACK's potrf runs on the Fortran-ordered view K^T, which for a symmetric C-ordered K is K
+    itself: with `overwrite` the factor is computed in K's memory (no n x n copy, the upper
+    triangle left as it was), otherwise in a copy whose upper triangle is zeroed.
 
     Args:
         K: (n, n) symmetric matrix.
         initial: first relative jitter, multiplied by mean(diag(K)).
         max_tries: number of tenfold escalations after the plain attempt.
+        overwrite: factor in place. K is then consumed, and the returned factor is only valid
+            for triangular solves (its upper triangle is not zero).
 
     Returns:
         (L, jitter): (n, n) lower-triangular L with L L^T = K + jitter * I, and the absolute
@@ -39,38 +48,41 @@ def cholesky(K: np.ndarray, initial: float = 1e-10, max_tries: int = 9) -> tuple
         >>> jitter > 0
         True
     """
-    if K.shape[0] == 0:
+    n = K.shape[0]
+    if n == 0:
         return np.zeros((0, 0)), 0.0
-    if not np.all(np.isfinite(np.diagonal(K))) or not np.isfinite(K.sum()):
-        raise ValueError("cholesky: matrix has non-finite entries")
-    try:
-        return sla.cholesky(K, lower=True, check_finite=False), 0.0
-    except np.linalg.LinAlgError:
-        pass
-    scale = float(np.mean(np.diagonal(K)))
-    scale = scale if scale > 0 else 1.0
-    diag = np.arange(K.shape[0])
     base = np.diagonal(K).copy()
-    jitter = initial * scale
-    for _ in range(max_tries + 1):
-        K[diag, diag] = base + jitter
-        try:
-            L = sla.cholesky(K, lower=True, check_finite=False)
-        except np.linalg.LinAlgError:
-            jitter *= 10.0
-            continue
-        finally:
-            K[diag, diag] = base
+    if not np.all(np.isfinite(base)) or not np.isfinite(K.sum()):
+        raise ValueError("cholesky: matrix has non-finite entries")
+    scale = float(np.mean(base)) if np.mean(base) > 0 else 1.0
+    lower = np.tril_indices(n, -1)
+    jitter = 0.0
+    for attempt in range(max_tries + 2):
+        if overwrite:
+            work = K.T
+            if attempt > 0:  # potrf read and wrote only the lower triangle: restore it
+                work[lower] = work[lower[1], lower[0]]
+        else:
+            work = np.array(K, order="F")
+        work[np.diag_indices(n)] = base + jitter
+        L, info = dpotrf(work, lower=1, overwrite_a=1, clean=int(not overwrite))
+        if info == 0:
+            break
+        if info < 0:
+            raise ValueError(f"cholesky: LAPACK potrf argument {-info} is invalid")
+        jitter = initial * scale if jitter == 0.0 else 10.0 * jitter
+    else:
+        raise np.linalg.LinAlgError(
+            f"cholesky: not positive definite even with jitter {jitter / 10:.3g}"
+        )
+    if jitter > 0:
         warnings.warn(
             f"added jitter {jitter:.3g} ({jitter / scale:.1e} of the mean diagonal) "
-            f"to factor a {K.shape[0]}x{K.shape[0]} kernel matrix",
+            f"to factor a {n}x{n} kernel matrix",
             JitterWarning,
             stacklevel=2,
         )
-        return L, jitter
-    raise np.linalg.LinAlgError(
-        f"cholesky: not positive definite even with jitter {jitter / 10:.3g}"
-    )
+    return L, jitter
 
 
 def cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:

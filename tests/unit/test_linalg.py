@@ -61,3 +61,20 @@ def test_append_rows_equals_fresh_factor():
     L_new, jitter = append_rows(L_old, K[:6, 6:], K[6:, 6:])
     assert jitter == 0.0
     np.testing.assert_allclose(L_new, cholesky(K)[0], atol=1e-12)
+
+
+@pytest.mark.parametrize("singular", [False, True], ids=["definite", "singular"])
+def test_in_place_factor_equals_the_copying_one(singular):
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(8, 2))
+    if singular:
+        X[3] = X[0]
+    K = Matern52()(X, X) + (0.0 if singular else 0.01) * np.eye(8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", JitterWarning)
+        L_copy, jitter_copy = cholesky(K)
+        work = K.copy()
+        L_inplace, jitter_inplace = cholesky(work, overwrite=True)
+    assert np.shares_memory(L_inplace, work)
+    assert jitter_inplace == jitter_copy and (jitter_copy > 0) == singular
+    np.testing.assert_allclose(np.tril(L_inplace), L_copy, atol=1e-12)
