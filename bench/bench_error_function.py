@@ -1,0 +1,416 @@
+"""Benchmark the error-function estimate (issue 2): `localbo` against the same objective in
+GPyTorch.
+
+Parts (all at d = 10, sigma = 0.1, Matern-5/2 with unit hyperparameters, float64):
+  eval     one value+gradient evaluation, ours vs GPyTorch, b in --eval-b; both checked first to
+           agree (relative difference of the value, max |g1 - g2| / max |g1| of the gradient);
+           timings interleaved in one process, median of --repeats and the ratio.
+  restart  one L-BFGS restart from the same starting design (the library's jittered differencing
+           design) with the same scipy L-BFGS-B options: ours = `localbo.error_function.
+           minimize_trace`, GPyTorch = the same scipy driver fed by torch autograd gradients.
+  threads  BLAS threads 1 vs 2 at b = --threads-b, ours and GPyTorch, interleaved.
+  malloc   ours, the in-place prototype of bench/trace_prototype.py and GPyTorch, each with glibc
+           malloc default vs tuned (mallopt: no mmap/trim for big blocks, so b x b temporaries
+           are recycled instead of page-faulted in afresh), in alternating child processes.
+  profile  cProfile of ours at b = 500 and 2000 plus a stage-by-stage timer; text to
+           bench/results/profile_gradient_trace.txt.
+
+Writes bench/results/error_function.json (merged with earlier parts) and prints tables.
+
+    python bench/bench_error_function.py                       # every part
+    python bench/bench_error_function.py --parts eval threads   # some parts
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import ctypes
+import io
+import json
+import platform
+import pstats
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import torch
+from threadpoolctl import threadpool_limits
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from gpytorch_trace import gpytorch_objective, lbfgs_scipy, lbfgs_torch, localbo_objective  # noqa: E402
+from trace_prototype import gradient_trace_fast, stage_times  # noqa: E402
+
+from localbo.acquisition import gradient_trace  # noqa: E402
+from localbo.error_function import minimize_trace, starting_designs  # noqa: E402
+from localbo.kernels import Matern52  # noqa: E402
+
+RESULTS = HERE / "results" / "error_function.json"
+KERNEL = Matern52()
+
+
+def set_threads(n: int):
+    torch.set_num_threads(n)
+    return threadpool_limits(limits=n)
+
+
+def start_design(d: int, b: int, sigma: float, seed: int = 0) -> np.ndarray:
+    """The library's first restart start: the best differencing design, jittered."""
+    starts, _ = starting_designs(KERNEL, d, b, sigma**2, 1, 0.3, np.random.default_rng(seed))
+    return starts[0]
+
+
+def timed(f, *args) -> float:
+    t0 = time.perf_counter()
+    f(*args)
+    return time.perf_counter() - t0
+
+
+def timed2(f, *args) -> tuple[float, float]:
+    """(wall, process CPU) seconds of f(*args)."""
+    t0, c0 = time.perf_counter(), time.process_time()
+    f(*args)
+    return time.perf_counter() - t0, time.process_time() - c0
+
+
+def interleaved(fns: dict, arg, repeats: int, cpu: bool = False) -> dict:
+    """Median seconds of each fn(arg), calls interleaved (order rotated every round); with cpu,
+    also the median process CPU seconds under the key name + "_cpu"."""
+    names = list(fns)
+    for n in names:
+        fns[n](arg)  # warm-up
+    times = {n: [] for n in names}
+    cpus = {n: [] for n in names}
+    for r in range(repeats):
+        for n in names[r % len(names) :] + names[: r % len(names)]:
+            w, c = timed2(fns[n], arg)
+            times[n].append(w)
+            cpus[n].append(c)
+    out = {n: float(np.median(t)) for n, t in times.items()}
+    if cpu:
+        out.update({n + "_cpu": float(np.median(t)) for n, t in cpus.items()})
+    return out
+
+
+def part_eval(args) -> dict:
+    d, sigma, out = args.d, args.sigma, []
+    with set_threads(args.threads):
+        for b in args.eval_b:
+            z = start_design(d, b, sigma).ravel()
+            ours, gp = localbo_objective(KERNEL, d, b, sigma**2), gpytorch_objective(d, b, sigma**2)
+            v1, g1 = ours(z)
+            v2, g2 = gp(z)
+            rel_v = abs(v1 - v2) / abs(v1)
+            rel_g = float(np.max(np.abs(g1 - g2)) / np.max(np.abs(g1)))
+            reps = args.repeats if b <= 1000 else max(3, args.repeats // 3)
+            med = interleaved({"ours": ours, "gpytorch": gp}, z, reps, cpu=True)
+            row = {
+                "b": b,
+                "value": v1,
+                "rel_diff_value": rel_v,
+                "rel_diff_grad": rel_g,
+                "ours_ms": 1e3 * med["ours"],
+                "gpytorch_ms": 1e3 * med["gpytorch"],
+                "ratio": med["gpytorch"] / med["ours"],
+                "ours_cpu_ms": 1e3 * med["ours_cpu"],
+                "gpytorch_cpu_ms": 1e3 * med["gpytorch_cpu"],
+                "ratio_cpu": med["gpytorch_cpu"] / med["ours_cpu"],
+                "repeats": reps,
+                "load1": __import__("os").getloadavg()[0],
+            }
+            out.append(row)
+            print(
+                f"eval b={b:5d}  ours {row['ours_ms']:8.1f} ms  "
+                f"gpytorch {row['gpytorch_ms']:8.1f} ms  ratio {row['ratio']:5.2f} "
+                f"(cpu {row['ours_cpu_ms']:.1f} / {row['gpytorch_cpu_ms']:.1f} ms,"
+                f" ratio {row['ratio_cpu']:5.2f})  |dv|/v {rel_v:.1e}  max|dg|/max|g| {rel_g:.1e}",
+                flush=True,
+            )
+    return {"threads": args.threads, "d": d, "sigma": sigma, "rows": out}
+
+
+def part_restart(args) -> dict:
+    d, sigma, out = args.d, args.sigma, []
+    with set_threads(args.threads):
+        for b in args.restart_b:
+            Z0 = start_design(d, b, sigma)
+            for rep in range(args.restart_repeats):
+                runs = {}
+                order = ["ours", "gpytorch"] if rep % 2 == 0 else ["gpytorch", "ours"]
+                for name in order:
+                    t0, c0 = time.perf_counter(), time.process_time()
+                    if name == "ours":
+                        run = minimize_trace(KERNEL, Z0, sigma**2, args.max_iterations)
+                        runs[name] = {
+                            "seconds": time.perf_counter() - t0,
+                            "cpu_seconds": time.process_time() - c0,
+                            "start": float(run.trace[0]),
+                            "value": run.value,
+                            "iterations": len(run.trace) - 1,
+                            "evaluations": run.evaluations,
+                        }
+                    else:
+                        r = lbfgs_scipy(gpytorch_objective(d, b, sigma**2), Z0, args.max_iterations)
+                        runs[name] = {
+                            "seconds": r.seconds,
+                            "cpu_seconds": time.process_time() - c0,
+                            "start": r.start_value,
+                            "value": r.value,
+                            "iterations": r.iterations,
+                            "evaluations": r.evaluations,
+                        }
+                if args.torch_lbfgs and rep == 0:
+                    r = lbfgs_torch(d, b, sigma**2, Z0, args.max_iterations)
+                    runs["gpytorch_torch_lbfgs"] = {
+                        "seconds": r.seconds,
+                        "start": r.start_value,
+                        "value": r.value,
+                        "iterations": r.iterations,
+                        "evaluations": r.evaluations,
+                    }
+                for name, r in runs.items():
+                    r.update(
+                        b=b,
+                        impl=name,
+                        repeat=rep,
+                        ms_per_eval=1e3 * r["seconds"] / r["evaluations"],
+                    )
+                    out.append(r)
+                    print(
+                        f"restart b={b:5d} {name:20s} {r['seconds']:7.1f} s "
+                        f"(cpu {r.get('cpu_seconds', float('nan')):6.1f})  {r['start']:.4f} -> "
+                        f"{r['value']:.4f}  it {r['iterations']:3d}  ev {r['evaluations']:3d}  "
+                        f"{r['ms_per_eval']:.1f} ms/ev",
+                        flush=True,
+                    )
+    return {
+        "threads": args.threads,
+        "d": d,
+        "sigma": sigma,
+        "max_iterations": args.max_iterations,
+        "rows": out,
+    }
+
+
+def part_threads(args) -> dict:
+    d, sigma, b = args.d, args.sigma, args.threads_b
+    z = start_design(d, b, sigma).ravel()
+    ours, gp = localbo_objective(KERNEL, d, b, sigma**2), gpytorch_objective(d, b, sigma**2)
+    times = {(n, t): [] for n in ("ours", "gpytorch") for t in (1, 2)}
+    for rep in range(args.threads_repeats):
+        for t in (1, 2) if rep % 2 == 0 else (2, 1):
+            with set_threads(t):
+                if rep == 0:
+                    ours(z), gp(z)
+                times[("ours", t)].append(timed(ours, z))
+                times[("gpytorch", t)].append(timed(gp, z))
+    res = {f"{n}_{t}thr_ms": 1e3 * float(np.median(v)) for (n, t), v in times.items()}
+    res.update(b=b, repeats=args.threads_repeats)
+    res["ours_speedup_2thr"] = res["ours_1thr_ms"] / res["ours_2thr_ms"]
+    res["gpytorch_speedup_2thr"] = res["gpytorch_1thr_ms"] / res["gpytorch_2thr_ms"]
+    print(
+        f"threads b={b}: ours 1thr {res['ours_1thr_ms']:.0f} ms, 2thr {res['ours_2thr_ms']:.0f} ms "
+        f"(x{res['ours_speedup_2thr']:.2f}); gpytorch 1thr {res['gpytorch_1thr_ms']:.0f} ms, "
+        f"2thr {res['gpytorch_2thr_ms']:.0f} ms (x{res['gpytorch_speedup_2thr']:.2f})",
+        flush=True,
+    )
+    return res
+
+
+def tune_malloc() -> None:
+    """glibc: never return big blocks to the OS, so b x b temporaries are recycled, not faulted."""
+    libc = ctypes.CDLL("libc.so.6")
+    libc.mallopt(-3, 2**31 - 1)  # M_MMAP_THRESHOLD
+    libc.mallopt(-1, 2**31 - 1)  # M_TRIM_THRESHOLD
+
+
+def child_eval(
+    b: int, repeats: int, malloc: bool, threads: int, d: int, sigma: float, only: str
+) -> None:
+    """In a fresh process: median wall ms, process-CPU ms and minor page faults per call of one
+    implementation (alone, as in a pipeline job: another library's allocations in the same
+    process change glibc's dynamic mmap threshold), printed as JSON."""
+    import resource
+
+    if malloc:
+        tune_malloc()
+    z = start_design(d, b, sigma)
+    x = np.zeros(d)
+    b_, d_ = z.shape
+    gp = gpytorch_objective(d_, b_, sigma**2)
+    fns = {
+        "ours": lambda Z: gradient_trace(KERNEL, x, Z, sigma**2),
+        "prototype": lambda Z: gradient_trace_fast(KERNEL, x, Z, sigma**2),
+        "gpytorch": lambda Z: gp(Z.ravel()),
+    }
+    fns = {only: fns[only]}
+    names = list(fns)
+    wall = {n: [] for n in names}
+    cpu = {n: [] for n in names}
+    faults = {n: [] for n in names}
+    with set_threads(threads):
+        for n in names:
+            fns[n](z)
+        for _ in range(repeats):
+            for n in names:
+                f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+                w, c = timed2(fns[n], z)
+                faults[n].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
+                wall[n].append(w)
+                cpu[n].append(c)
+    out = {}
+    for n in names:
+        out[n] = 1e3 * float(np.median(wall[n]))
+        out[n + "_cpu"] = 1e3 * float(np.median(cpu[n]))
+        out[n + "_faults"] = float(np.median(faults[n]))
+    print(json.dumps(out))
+
+
+def part_malloc(args) -> dict:
+    rows = []
+    for b in args.malloc_b:
+        runs = {False: [], True: []}
+        for rep in range(args.malloc_rounds):
+            for malloc in (False, True) if rep % 2 == 0 else (True, False):
+                reps = args.repeats if b <= 1000 else max(3, args.repeats // 4) if b <= 2000 else 1
+                merged = {}
+                for impl in args.malloc_impls:
+                    cmd = [
+                        sys.executable,
+                        __file__,
+                        "--child-eval",
+                        str(b),
+                        str(reps),
+                        str(int(malloc)),
+                        str(args.threads),
+                        impl,
+                    ]
+                    res = subprocess.run(cmd, capture_output=True, text=True, check=True)
+                    merged.update(json.loads(res.stdout.strip().splitlines()[-1]))
+                runs[malloc].append(merged)
+        row = {"b": b, "rounds": args.malloc_rounds}
+        for malloc, label in ((False, "default"), (True, "mallopt")):
+            for impl in args.malloc_impls:
+                for suffix in ("", "_cpu", "_faults"):
+                    key = impl + suffix
+                    row[f"{key}_{label}" + ("_ms" if suffix != "_faults" else "")] = float(
+                        np.median([r[key] for r in runs[malloc]])
+                    )
+        rows.append(row)
+        print(
+            f"malloc b={b}: median over {args.malloc_rounds} processes; wall ms / CPU ms / "
+            "minor page faults per evaluation",
+            flush=True,
+        )
+        for impl in args.malloc_impls:
+            cells = []
+            for label in ("default", "mallopt"):
+                cells.append(
+                    f"{label:8s} {row[f'{impl}_{label}_ms']:8.1f} / "
+                    f"{row[f'{impl}_cpu_{label}_ms']:8.1f} / "
+                    f"{row[f'{impl}_faults_{label}']:7.0f}"
+                )
+            print(f"   {impl:10s} " + "   ".join(cells), flush=True)
+    return {"threads": args.threads, "rows": rows}
+
+
+def part_profile(args) -> dict:
+    d, sigma = args.d, args.sigma
+    x = np.zeros(d)
+    text = io.StringIO()
+    stages = {}
+    with set_threads(args.threads):
+        for b in (500, 2000):
+            Z = start_design(d, b, sigma)
+            n = 20 if b == 500 else 5
+            gradient_trace(KERNEL, x, Z, sigma**2)
+            prof = cProfile.Profile()
+            prof.enable()
+            for _ in range(n):
+                gradient_trace(KERNEL, x, Z, sigma**2)
+            prof.disable()
+            text.write(f"=== cProfile, b = {b}, {n} evaluations, {args.threads} thread(s) ===\n")
+            pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(14)
+            st = [stage_times(KERNEL, x, Z, sigma**2) for _ in range(n)]
+            med = {k: 1e3 * float(np.median([s[k] for s in st])) for k in st[0]}
+            total = sum(med.values())
+            stages[b] = med
+            text.write(f"=== stages, b = {b} (median ms of {n}) ===\n")
+            for k, v in med.items():
+                line = f"  {k:40s} {v:8.2f} ms  {100 * v / total:5.1f}%"
+                text.write(line + "\n")
+                print(f"profile b={b}: {line.strip()}")
+    out = HERE / "results" / "profile_gradient_trace.txt"
+    out.write_text(text.getvalue())
+    return {"threads": args.threads, "stages_ms": stages, "cprofile": str(out.relative_to(HERE))}
+
+
+def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--child-eval":
+        b, reps, malloc, threads = (int(v) for v in sys.argv[2:6])
+        child_eval(b, reps, bool(malloc), threads, 10, 0.1, sys.argv[6])
+        return
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    p.add_argument(
+        "--parts",
+        nargs="+",
+        default=["eval", "restart", "threads", "malloc", "profile"],
+        choices=["eval", "restart", "threads", "malloc", "profile"],
+    )
+    p.add_argument("--d", type=int, default=10)
+    p.add_argument("--sigma", type=float, default=0.1)
+    p.add_argument("--threads", type=int, default=1, help="BLAS/torch threads for eval/restart")
+    p.add_argument("--eval-b", type=int, nargs="+", default=[100, 500, 2000])
+    p.add_argument("--repeats", type=int, default=15)
+    p.add_argument("--restart-b", type=int, nargs="+", default=[500, 1000])
+    p.add_argument("--restart-repeats", type=int, default=1)
+    p.add_argument("--max-iterations", type=int, default=300, help="config fig2.max_iterations")
+    p.add_argument("--torch-lbfgs", action="store_true", help="also torch.optim.LBFGS (reference)")
+    p.add_argument("--threads-b", type=int, default=2000)
+    p.add_argument("--threads-repeats", type=int, default=7)
+    p.add_argument("--malloc-b", type=int, nargs="+", default=[500, 2000])
+    p.add_argument("--malloc-rounds", type=int, default=3)
+    p.add_argument(
+        "--malloc-impls",
+        nargs="+",
+        default=["ours", "prototype", "gpytorch"],
+        choices=["ours", "prototype", "gpytorch"],
+    )
+    p.add_argument(
+        "--malloc-key", default="malloc", help="JSON key of this malloc run (e.g. malloc_b10000)"
+    )
+    args = p.parse_args()
+
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results["machine"] = {
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
+        "host": platform.node(),
+        "cpus": __import__("os").cpu_count(),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "torch": torch.__version__,
+        "gpytorch": __import__("gpytorch").__version__,
+    }
+    parts = {
+        "eval": part_eval,
+        "restart": part_restart,
+        "threads": part_threads,
+        "malloc": part_malloc,
+        "profile": part_profile,
+    }
+    for name in args.parts:
+        key = args.malloc_key if name == "malloc" else name
+        results[key] = parts[name](args)
+        results[key]["measured"] = datetime.now(UTC).isoformat(timespec="seconds")
+        RESULTS.write_text(json.dumps(results, indent=1))
+    print(f"wrote {RESULTS}")
+
+
+if __name__ == "__main__":
+    main()
