@@ -9,10 +9,10 @@ Parts (all at d = 10, sigma = 0.1, Matern-5/2 with unit hyperparameters, float64
            design) with the same scipy L-BFGS-B options: ours = `localbo.error_function.
            minimize_trace`, GPyTorch = the same scipy driver fed by torch autograd gradients.
   threads  BLAS threads 1 vs 2 at b = --threads-b, ours and GPyTorch, interleaved.
-  malloc   ours, the in-place prototype of bench/trace_prototype.py and GPyTorch, each with glibc
+  malloc   ours and GPyTorch, each with glibc
            malloc default vs tuned (mallopt: no mmap/trim for big blocks, so b x b temporaries
            are recycled instead of page-faulted in afresh), in alternating child processes.
-  profile  cProfile of ours at b = 500 and 2000 plus a stage-by-stage timer; text to
+  profile  cProfile of ours at b = 500 and 2000; text to
            bench/results/profile_gradient_trace.txt.
 
 Writes bench/results/error_function.json (merged with earlier parts) and prints tables.
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import ctypes
 import io
 import json
 import platform
@@ -44,11 +43,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from gpytorch_trace import gpytorch_objective, lbfgs_scipy, lbfgs_torch, localbo_objective  # noqa: E402
-from trace_prototype import gradient_trace_fast, stage_times  # noqa: E402
 
 from localbo.acquisition import gradient_trace  # noqa: E402
 from localbo.error_function import minimize_trace, starting_designs  # noqa: E402
 from localbo.kernels import Matern52  # noqa: E402
+from localbo.runtime import keep_freed_memory  # noqa: E402
 
 RESULTS = HERE / "results" / "error_function.json"
 KERNEL = Matern52()
@@ -222,13 +221,6 @@ def part_threads(args) -> dict:
     return res
 
 
-def tune_malloc() -> None:
-    """glibc: never return big blocks to the OS, so b x b temporaries are recycled, not faulted."""
-    libc = ctypes.CDLL("libc.so.6")
-    libc.mallopt(-3, 2**31 - 1)  # M_MMAP_THRESHOLD
-    libc.mallopt(-1, 2**31 - 1)  # M_TRIM_THRESHOLD
-
-
 def child_eval(
     b: int, repeats: int, malloc: bool, threads: int, d: int, sigma: float, only: str
 ) -> None:
@@ -238,14 +230,13 @@ def child_eval(
     import resource
 
     if malloc:
-        tune_malloc()
+        keep_freed_memory()
     z = start_design(d, b, sigma)
     x = np.zeros(d)
     b_, d_ = z.shape
     gp = gpytorch_objective(d_, b_, sigma**2)
     fns = {
         "ours": lambda Z: gradient_trace(KERNEL, x, Z, sigma**2),
-        "prototype": lambda Z: gradient_trace_fast(KERNEL, x, Z, sigma**2),
         "gpytorch": lambda Z: gp(Z.ravel()),
     }
     fns = {only: fns[only]}
@@ -323,7 +314,6 @@ def part_profile(args) -> dict:
     d, sigma = args.d, args.sigma
     x = np.zeros(d)
     text = io.StringIO()
-    stages = {}
     with set_threads(args.threads):
         for b in (500, 2000):
             Z = start_design(d, b, sigma)
@@ -336,18 +326,9 @@ def part_profile(args) -> dict:
             prof.disable()
             text.write(f"=== cProfile, b = {b}, {n} evaluations, {args.threads} thread(s) ===\n")
             pstats.Stats(prof, stream=text).sort_stats("tottime").print_stats(14)
-            st = [stage_times(KERNEL, x, Z, sigma**2) for _ in range(n)]
-            med = {k: 1e3 * float(np.median([s[k] for s in st])) for k in st[0]}
-            total = sum(med.values())
-            stages[b] = med
-            text.write(f"=== stages, b = {b} (median ms of {n}) ===\n")
-            for k, v in med.items():
-                line = f"  {k:40s} {v:8.2f} ms  {100 * v / total:5.1f}%"
-                text.write(line + "\n")
-                print(f"profile b={b}: {line.strip()}")
     out = HERE / "results" / "profile_gradient_trace.txt"
     out.write_text(text.getvalue())
-    return {"threads": args.threads, "stages_ms": stages, "cprofile": str(out.relative_to(HERE))}
+    return {"threads": args.threads, "cprofile": str(out.relative_to(HERE))}
 
 
 def main() -> None:
@@ -378,8 +359,8 @@ def main() -> None:
     p.add_argument(
         "--malloc-impls",
         nargs="+",
-        default=["ours", "prototype", "gpytorch"],
-        choices=["ours", "prototype", "gpytorch"],
+        default=["ours", "gpytorch"],
+        choices=["ours", "gpytorch"],
     )
     p.add_argument(
         "--malloc-key", default="malloc", help="JSON key of this malloc run (e.g. malloc_b10000)"

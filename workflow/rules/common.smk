@@ -42,20 +42,31 @@ def fig2_estimates():
 
 
 def fig2_threads(wildcards):
-    """BLAS threads pay off only once the kernel matrix is large."""
-    return 2 if int(wildcards.b) >= 1000 else 1
+    """Two BLAS threads pay off only for the largest designs: measured 1.6x at b = 1e4, 1.1x at
+    b = 2000, and slower than one thread on a busy node (bench/README.md)."""
+    return 2 if int(wildcards.b) > FIG2["large_b"] else 1
 
 
 def fig2_mem_mb(wildcards):
-    """About six b x b float64 matrices are alive at once in one evaluation."""
+    """About six b x b float64 matrices at the peak of one evaluation (measured 4.0 GB at
+    b = 1e4 before the in-place kernel and Cholesky, which lowered it)."""
     b = int(wildcards.b)
     return 500 + 6 * 8 * b * b // 2**20
 
 
+def fig2_eval_seconds(b):
+    """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
+    to bench/time_fig2_jobs.py: kernel matrices about 2e-8 b^2, the Cholesky about 2e-11 b^3.
+    """
+    return 2e-8 * b**2 + 2e-11 * b**3
+
+
 def fig2_runtime(wildcards):
-    """Minutes, from the measured cost of one evaluation (about 1e-10 b^3 s) times iterations."""
-    b = int(wildcards.b)
-    return int(10 + 2 * b**3 * 1e-10 * 600 / 60)
+    """Minutes: restarts x (iterations + 10) evaluations at the measured cost, times 2 for a busy
+    node, plus 5 minutes of start-up."""
+    settings = fig2_settings(wildcards)
+    evaluations = settings["restarts"] * (settings["max_iterations"] + 10)
+    return int(5 + 2 * evaluations * fig2_eval_seconds(int(wildcards.b)) / 60)
 
 
 def all_figures():

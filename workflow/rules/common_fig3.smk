@@ -42,5 +42,6 @@ def fig3_chunk_settings(wildcards):
 
 
 def fig3_runtime(wildcards):
-    """Minutes: about 0.4 s per d = 100 run at budget 5000 (bench), with a wide margin."""
-    return int(5 + FIG3["chunk_size"] * 1.0 / 60 * FIG3["d"] / 100)
+    """Minutes: measured 0.13-0.3 s per d = 100 run at budget 5000 (benchmarks/restart_chunk),
+    scaled with d; 1 s per run is reserved for a busy node."""
+    return int(5 + FIG3["chunk_size"] * 1.0 * FIG3["d"] / 100 / 60)
