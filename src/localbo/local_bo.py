@@ -302,6 +302,33 @@ def _design_with_data(
     )
 
 
+def estimate_gradient(
+    objective: NoisyObjective,
+    kernel: Kernel,
+    x: np.ndarray,
+    design: Design,
+    noise_var: float,
+    past: deque[Batch],
+    settings: LocalBOSettings,
+) -> tuple[Batch, np.ndarray]:
+    """One step of Algorithm 1 before the move: evaluate a design around x, estimate grad f(x).
+
+    With earlier batches in `past` (data_window > 0) the design is re-optimized given them and
+    the new batch is appended to `past`.
+
+    Returns:
+        (batch, grad): the evaluated batch and the (d,) posterior mean of grad f(x).
+    """
+    if past:
+        design = _design_with_data(kernel, x, design, noise_var, _stack(list(past)), settings)
+    batch = evaluate_design(objective, x, design, noise_var)
+    data = _stack([*past, batch]) if past else batch
+    grad = posterior_gradient_mean(kernel, x, data.X, data.y, data.noise)
+    if settings.data_window > 0:
+        past.append(batch)
+    return batch, grad
+
+
 # --- drivers -----------------------------------------------------------------------------------
 
 
@@ -341,14 +368,7 @@ def run_noiseless(
         nonlocal calls
         if objective.remaining < design.size:
             raise BudgetExhausted("budget cannot pay for another gradient")
-        here = design
-        if past:
-            here = _design_with_data(kernel, x, design, noise_var, _stack(list(past)), settings)
-        batch = evaluate_design(objective, x, here, noise_var)
-        data = _stack([*past, batch]) if past else batch
-        grad = posterior_gradient_mean(kernel, x, data.X, data.y, data.noise)
-        if settings.data_window > 0:
-            past.append(batch)
+        batch, grad = estimate_gradient(objective, kernel, x, design, noise_var, past, settings)
         calls += 1
         value = float(batch.y[0])
         if value < best["value"]:
@@ -405,14 +425,7 @@ def run_noisy(
     while objective.remaining > 0:
         t += 1
         b = min(batch_size(settings.schedule, d, t, settings.batch_factor), objective.remaining)
-        design = designs.get(b)
-        if past:
-            design = _design_with_data(kernel, x, design, noise_var, _stack(list(past)), settings)
-        batch = evaluate_design(objective, x, design, noise_var)
-        data = _stack([*past, batch]) if past else batch
-        g = posterior_gradient_mean(kernel, x, data.X, data.y, data.noise)
-        if settings.data_window > 0:
-            past.append(batch)
+        _, g = estimate_gradient(objective, kernel, x, designs.get(b), noise_var, past, settings)
         if settings.step_rule == "normalized":
             norm = float(np.linalg.norm(g))
             g = g / norm if norm > 0 else g
