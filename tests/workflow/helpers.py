@@ -11,15 +11,11 @@ REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
 
 
-def snakemake(
-    workdir: Path,
-    *args: str,
-    configfiles: tuple[Path, ...] = (TINY,),
-    timeout: int = 900,
-    check: bool = True,
-) -> subprocess.CompletedProcess[str]:
-    """Run `snakemake -s REPO/Snakefile --directory workdir` with the given config overrides."""
-    cmd = [
+def snakemake_command(
+    workdir: Path, *args: str, configfiles: tuple[Path, ...] = (TINY,)
+) -> list[str]:
+    """`snakemake -s REPO/Snakefile --directory workdir --configfile CONFIGFILES args`."""
+    return [
         sys.executable,
         "-m",
         "snakemake",
@@ -31,6 +27,17 @@ def snakemake(
         *map(str, configfiles),
         *args,
     ]
+
+
+def snakemake(
+    workdir: Path,
+    *args: str,
+    configfiles: tuple[Path, ...] = (TINY,),
+    timeout: int = 900,
+    check: bool = True,
+) -> subprocess.CompletedProcess[str]:
+    """Run Snakemake on workdir with the given config overrides; raise on failure if `check`."""
+    cmd = snakemake_command(workdir, *args, configfiles=configfiles)
     env = {**os.environ, "SOURCE_DATE_EPOCH": "0"}
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
     if check and proc.returncode != 0:
