@@ -32,6 +32,12 @@ def check_fig1(cfg: dict[str, Any]) -> list[str]:
             f"fig1.box: the start x = 0 must lie inside (lower, upper), got "
             f"({box['lower']}, {box['upper']})"
         )
+    one_gradient = max(cfg["dims"]) + 1
+    if cfg["budget"] < one_gradient:
+        errors.append(
+            f"fig1.budget: {cfg['budget']} evaluations cannot pay for one local-BO gradient in "
+            f"d = {max(cfg['dims'])} (needs d + 1 = {one_gradient})"
+        )
     if 0 not in cfg["local_bo"]["noise_levels"]:
         errors.append(
             "fig1.local_bo.noise_levels: must contain 0 (the grid-size panel uses the "
@@ -68,10 +74,23 @@ SECTION_CHECKS: dict[str, Check] = {
 }
 
 
+def check_fig3(config: dict[str, Any]) -> list[str]:
+    """Fig. 3 runs local BO with the fig1 settings in its own dimension."""
+    d, budget = config["fig3"]["d"], config["fig1"]["budget"]
+    if budget < d + 1:
+        return [
+            f"fig1.budget: {budget} evaluations cannot pay for one local-BO gradient in "
+            f"fig3.d = {d} (needs {d + 1})"
+        ]
+    return []
+
+
 def check_config(config: dict[str, Any]) -> list[str]:
     """All semantic problems of a schema-valid config, as 'key: message' strings."""
     errors: list[str] = []
     for section, check in SECTION_CHECKS.items():
         if section in config:
             errors += check(config[section])
+    if "fig1" in config and "fig3" in config:
+        errors += check_fig3(config)
     return errors

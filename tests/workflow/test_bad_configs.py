@@ -25,6 +25,12 @@ BAD_CONFIGS = {
     "perturbation-zero": ("fig2:\n  perturbation: 0\n", "perturbation"),
     "nugget-zero": ("fig2:\n  min_noise_var: 0\n", "min_noise_var"),
     "section-not-a-mapping": ("fig2: 3\n", "fig2"),
+    "duplicate-dimensions": ("fig1:\n  dims: [5, 5]\n", "dims"),
+    "budget-below-one-batch": ("fig1:\n  budget: 20\n", "fig1.budget"),
+    "budget-below-one-fig3-batch": ("fig3:\n  d: 200\n", "fig3.d"),
+    "unknown-step-rule": ("fig1:\n  local_bo: {step_rule: adam}\n", "step_rule"),
+    "chunk-size-zero": ("fig3:\n  chunk_size: 0\n", "chunk_size"),
+    "band-above-one": ("fig3:\n  band: 1.5\n", "band"),
 }
 
 
