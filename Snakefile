@@ -24,3 +24,4 @@ rule all:
     default_target: True
     input:
         all_figures(),
+        all_tables(),

@@ -365,7 +365,14 @@ def main() -> None:
     p.add_argument(
         "--malloc-key", default="malloc", help="JSON key of this malloc run (e.g. malloc_b10000)"
     )
+    p.add_argument(
+        "--default-malloc",
+        action="store_true",
+        help="keep glibc's default of unmapping freed blocks (the pipeline's jobs do not)",
+    )
     args = p.parse_args()
+    if not args.default_malloc:  # as in every pipeline job (localbo.runtime); both libraries
+        keep_freed_memory()
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}

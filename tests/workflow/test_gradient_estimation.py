@@ -11,7 +11,7 @@ import yaml
 
 from localbo.config_checks import check_gradient_estimation
 from localbo.io import load_npz
-from tests.workflow.helpers import REPO, snakemake
+from tests.workflow.helpers import REPO, TINY, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -73,7 +73,7 @@ def test_semantic_checks_name_the_key(edit, message):
 def test_bad_section_stops_before_any_job(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("gradient_estimation:\n  fig4: [l1_n5, missing_case]\n")
-    proc = snakemake(tmp_path / "run", "--cores", "1", configfiles=(bad,), check=False)
+    proc = snakemake(tmp_path / "run", "--cores", "1", configfiles=(TINY, bad), check=False)
     assert proc.returncode != 0
     assert "gradient_estimation.fig4" in proc.stdout + proc.stderr
     assert not (tmp_path / "run" / "results").exists()

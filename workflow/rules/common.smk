@@ -81,6 +81,17 @@ def all_figures():
     return figures
 
 
+def all_tables():
+    """The table of every figure: what a user compares with the paper, and what the tests read."""
+    return [
+        "results/fig1/local_solutions.csv",
+        "results/fig2/error_function.csv",
+        "results/fig3/restarts.csv",
+        "results/fig3/best_after_restarts.csv",
+        "results/gradient_estimation/summary.csv",
+    ]
+
+
 def fig2_settings(wildcards):
     """The knobs one (d, b, sigma) job depends on, and nothing else (so a new noise level or
     panel point never reruns existing jobs)."""
