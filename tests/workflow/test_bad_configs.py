@@ -26,7 +26,7 @@ BAD_CONFIGS = {
     "nugget-zero": ("fig2:\n  min_noise_var: 0\n", "min_noise_var"),
     "section-not-a-mapping": ("fig2: 3\n", "fig2"),
     "duplicate-dimensions": ("fig1:\n  dims: [5, 5]\n", "dims"),
-    "budget-below-one-batch": ("fig1:\n  budget: 20\n", "fig1.budget"),
+    "budget-below-one-batch": ("fig1:\n  budget: 3\n", "fig1.budget"),
     "budget-below-one-fig3-batch": ("fig3:\n  d: 6000\n", "fig3.d"),
     "unknown-step-rule": ("fig1:\n  local_bo: {step_rule: adam}\n", "step_rule"),
     "chunk-size-zero": ("fig3:\n  chunk_size: 0\n", "chunk_size"),
