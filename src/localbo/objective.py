@@ -20,12 +20,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from localbo.io import save_npz
 from localbo.sample_paths import FourierSamplePath, TranslatedDesign
 
 
@@ -249,10 +247,6 @@ class OptimizationResult:
             "seconds": self.seconds,
             **self.info,
         }
-
-    def save_trace(self, path: str | Path) -> None:
-        """Write the trace and the returned point as .npz."""
-        save_npz(path, x=self.x, **self.trace.arrays())
 
 
 def finish(
