@@ -18,7 +18,17 @@ the same beta_t (Srinivas et al. 2010, Theorem 2) and the same acquisition optim
 Everything float64 on one thread (BLAS and torch), so the ratio compares implementations, not
 thread counts. Needs the `bench` extra (torch, gpytorch, botorch).
 
+`--part quality` compares what the two find instead: on `--paths` RBF sample paths in d = 10
+(sigma = 0, box [-5, 5]^d, first evaluation at x = 0, `--budget` evaluations each), ours is
+`run_method("gp_ucb", ...)` with the pipeline's settings (config/config.yaml fig1.gp_ucb), BoTorch
+is its tutorial loop with the same fixed GP (noise variance `--botorch-noise-var`), the same beta_t
+(`UpperConfidenceBound` adds sqrt(beta) * std, as ours) and its usual `optimize_acqf` settings
+(`--botorch-restarts` 10, `--botorch-raw-samples` 512, default L-BFGS-B options). Both report the
+true f at the best observation. Writes results/gp_ucb_quality.json after every path; paths can
+be split over processes (`--first-path`, `--quality-out`) and combined with `--merge`.
+
     nice -n 10 python bench/bench_gp_ucb.py --sizes 1000 2000 4000 --iterations 3
+    nice -n 10 python bench/bench_gp_ucb.py --part quality --paths 10 --budget 500
 """
 
 from __future__ import annotations
@@ -29,13 +39,15 @@ import time
 from pathlib import Path
 
 import numpy as np
+import yaml
 from threadpoolctl import threadpool_limits
 
 from localbo.gp import GP
 from localbo.gp_ucb import GPUCBSettings, minimize_lcb, srinivas_beta
-from localbo.io import save_json
+from localbo.io import load_json, save_json
 from localbo.kernels import RBF
 from localbo.objective import Box
+from localbo.optimizers import run_method
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -113,8 +125,130 @@ def botorch_iterations(X, y, f, box, args) -> list[float]:
     return times
 
 
+def botorch_run(f: FourierSamplePath, box: Box, budget: int, args: argparse.Namespace) -> float:
+    """BoTorch's GP-UCB loop from x = 0 for `budget` noiseless evaluations; f at the best one."""
+    import gpytorch
+    import torch
+    from botorch.acquisition import UpperConfidenceBound
+    from botorch.models import SingleTaskGP
+    from botorch.optim import optimize_acqf
+    from gpytorch.kernels import RBFKernel, ScaleKernel
+    from gpytorch.means import ConstantMean
+
+    torch.set_num_threads(1)
+    dtype = torch.float64
+    train_X = torch.zeros(1, box.d, dtype=dtype)
+    train_Y = torch.tensor(f(train_X.numpy()), dtype=dtype)[:, None]
+    bounds = torch.tensor([[box.lower] * box.d, [box.upper] * box.d], dtype=dtype)
+    with gpytorch.settings.max_cholesky_size(10**7):
+        while train_X.shape[0] < budget:
+            covar = ScaleKernel(RBFKernel())
+            covar.base_kernel.lengthscale = 1.0
+            covar.outputscale = 1.0
+            mean = ConstantMean()
+            mean.constant.data.fill_(0.0)
+            model = SingleTaskGP(
+                train_X,
+                train_Y,
+                train_Yvar=torch.full_like(train_Y, args.botorch_noise_var),
+                covar_module=covar,
+                mean_module=mean,
+                outcome_transform=None,
+            ).to(dtype)
+            model.eval()
+            beta = srinivas_beta(train_X.shape[0] + 1, box.d, box.width, 0.1, 1.0, 1.0)
+            acq = UpperConfidenceBound(model, beta=beta, maximize=False)
+            cand, _ = optimize_acqf(
+                acq,
+                bounds=bounds,
+                q=1,
+                num_restarts=args.botorch_restarts,
+                raw_samples=args.botorch_raw_samples,
+            )
+            cand = cand.detach()
+            train_X = torch.cat([train_X, cand])
+            train_Y = torch.cat([train_Y, torch.tensor(f(cand.numpy()), dtype=dtype)[:, None]])
+    best = int(torch.argmin(train_Y))
+    return float(f(train_X[best : best + 1].numpy())[0])
+
+
+def quality(args: argparse.Namespace) -> None:
+    """Best true value of ours and BoTorch's GP-UCB on args.paths sample paths (sigma = 0)."""
+    import torch
+
+    section = yaml.safe_load(Path("config/config.yaml").read_text())["fig1"]
+    drop = ("noise_levels", "paths_per_job", "budget")
+    settings = {k: v for k, v in section["gp_ucb"].items() if k not in drop}
+    box = Box(-5.0, 5.0, args.quality_d)
+    rows: list[dict[str, float | int]] = []
+    print(f"d = {box.d}, budget {args.budget}, sigma = 0, ours: {settings}")
+    print("path   ours f      s     botorch f      s")
+    for i in range(args.first_path, args.first_path + args.paths):
+        f = FourierSamplePath.draw(RBF(), box.d, 4096, rng_for(0, "bench-gp-ucb-quality", i))
+        start = time.perf_counter()
+        result = run_method(
+            "gp_ucb",
+            f,
+            RBF(),
+            0.0,
+            args.budget,
+            box,
+            settings,
+            rng_for(0, "bench-gp-ucb-quality", "noise", i),
+            rng_for(0, "bench-gp-ucb-quality", "optimizer", i),
+        )
+        ours_s = time.perf_counter() - start
+        torch.manual_seed(i)
+        start = time.perf_counter()
+        theirs = botorch_run(f, box, args.budget, args)
+        theirs_s = time.perf_counter() - start
+        row = {"path": i, "ours": float(result.value), "ours_seconds": ours_s}
+        rows.append(row | {"botorch": theirs, "botorch_seconds": theirs_s})
+        print(
+            f"{i:<4d} {result.value:8.4f} {ours_s:7.1f} {theirs:10.4f} {theirs_s:7.1f}", flush=True
+        )
+        save_json(args.quality_out, quality_summary(rows, settings, args))
+    print_quality(quality_summary(rows, settings, args))
+
+
+def print_quality(summary: dict) -> None:
+    """Quantiles of both methods and the paths where ours is better."""
+    for name in ("ours", "botorch"):
+        q25, q50, q75 = summary[name]["quantiles_25_50_75"]
+        print(f"{name:8s} median {q50:.4f}  [25%, 75%] = [{q25:.4f}, {q75:.4f}]")
+    print(f"ours better on {summary['ours_better']} of {len(summary['rows'])} paths")
+
+
+def quality_summary(rows: list[dict], settings: dict, args: argparse.Namespace) -> dict:
+    """Per-path rows plus the 25/50/75% quantiles of both methods and the paths ours wins."""
+    summary: dict = {"d": args.quality_d, "budget": args.budget, "ours_settings": settings}
+    summary["botorch_settings"] = {
+        "num_restarts": args.botorch_restarts,
+        "raw_samples": args.botorch_raw_samples,
+        "noise_var": args.botorch_noise_var,
+    }
+    for name in ("ours", "botorch"):
+        values = [r[name] for r in rows]
+        summary[name] = {"quantiles_25_50_75": np.quantile(values, [0.25, 0.5, 0.75]).tolist()}
+    summary["ours_better"] = sum(r["ours"] < r["botorch"] for r in rows)
+    summary["rows"] = rows
+    return summary
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--part", choices=["time", "quality"], default="time")
+    parser.add_argument("--paths", type=int, default=10)
+    parser.add_argument("--first-path", type=int, default=0)
+    parser.add_argument("--merge", type=Path, nargs="+", help="quality JSONs to combine")
+    parser.add_argument("--budget", type=int, default=500)
+    parser.add_argument("--quality-d", type=int, default=10)
+    parser.add_argument("--botorch-restarts", type=int, default=10)
+    parser.add_argument("--botorch-raw-samples", type=int, default=512)
+    parser.add_argument("--botorch-noise-var", type=float, default=1e-6)
+    parser.add_argument(
+        "--quality-out", type=Path, default=Path("bench/results/gp_ucb_quality.json")
+    )
     parser.add_argument("--d", type=int, default=20)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 2000, 4000])
     parser.add_argument("--iterations", type=int, default=3)
@@ -124,6 +258,16 @@ def main() -> None:
     parser.add_argument("--noise-var", type=float, default=1e-2)
     parser.add_argument("--out", type=Path, default=Path("bench/results/gp_ucb.json"))
     args = parser.parse_args()
+    if args.merge:
+        rows = [row for file in args.merge for row in load_json(file)["rows"]]
+        settings = load_json(args.merge[0])["ours_settings"]
+        summary = quality_summary(sorted(rows, key=lambda r: r["path"]), settings, args)
+        save_json(args.quality_out, summary)
+        print_quality(summary)
+        return
+    if args.part == "quality":
+        quality(args)
+        return
     box = Box(-5.0, 5.0, args.d)
     f = FourierSamplePath.draw(RBF(), args.d, 4096, rng_for(0, "bench-gp-ucb", "path"))
     rows = []
