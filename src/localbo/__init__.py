@@ -1,7 +1,7 @@
 """localbo: local Bayesian optimization on GP sample paths, in numpy/scipy and float64.
 
 The library behind the reproduction of "The Behavior and Convergence of Local Bayesian
-Optimization" (Wu, Gardner, et al., NeurIPS 2023). Modules follow the math:
+Optimization" (Wu, Kim, Garnett and Gardner, NeurIPS 2023). Modules follow the math:
 
 - `kernels`: RBF and Matern-5/2 and their derivatives;
 - `linalg`: the one Cholesky helper (escalating jitter) and factor updates;
