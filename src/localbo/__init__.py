@@ -14,7 +14,9 @@ Optimization" (Wu, Kim, Garnett and Gardner, NeurIPS 2023). Modules follow the m
 - `objective`: the noisy, budget-counting black box, results and traces of optimizers;
 - `local_bo`: Algorithm 1 / GIBO (BFGS on GP gradients for sigma = 0, projected steps else);
 - `gp_ucb`, `random_search`: the global baselines of Fig. 1; `optimizers`: one entry point;
-- `seeding`, `io`: named random streams, atomic outputs.
+- `restarts`: the best value after k restarts (Fig. 3);
+- `seeding`, `io`, `grids`: named random streams, atomic outputs, experiment grids;
+- `plotting`, `runtime`, `config_checks`: figure style, pipeline-job setup, config checks.
 """
 
 __version__ = "0.1.0"
