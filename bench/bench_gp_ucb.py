@@ -73,9 +73,12 @@ def localbo_iterations(X, y, f, box, args, rng) -> list[float]:
     return times
 
 
-def botorch_iterations(X, y, f, box, args) -> list[float]:
-    """Seconds of each of args.iterations iterations of BoTorch's standard loop."""
-    import gpytorch
+def botorch_candidate(
+    train_X, train_Y, noise_var: float, box: Box, num_restarts: int, raw_samples: int, **options
+):
+    """One step of BoTorch's standard loop: a SingleTaskGP with our fixed hyperparameters (RBF,
+    lengthscale 1, outputscale 1, zero mean, noise variance `noise_var`), UCB with our beta_t,
+    minimized by optimize_acqf over the box. Returns the (1, d) candidate tensor."""
     import torch
     from botorch.acquisition import UpperConfidenceBound
     from botorch.models import SingleTaskGP
@@ -83,44 +86,55 @@ def botorch_iterations(X, y, f, box, args) -> list[float]:
     from gpytorch.kernels import RBFKernel, ScaleKernel
     from gpytorch.means import ConstantMean
 
+    dtype = torch.float64
+    covar = ScaleKernel(RBFKernel())
+    covar.base_kernel.lengthscale = 1.0
+    covar.outputscale = 1.0
+    mean = ConstantMean()
+    mean.constant.data.fill_(0.0)
+    model = SingleTaskGP(
+        train_X,
+        train_Y,
+        train_Yvar=torch.full_like(train_Y, noise_var),
+        covar_module=covar,
+        mean_module=mean,
+        outcome_transform=None,
+    ).to(dtype)
+    model.eval()
+    beta = srinivas_beta(train_X.shape[0] + 1, box.d, box.width, 0.1, 1.0, 1.0)
+    acq = UpperConfidenceBound(model, beta=beta, maximize=False)
+    bounds = torch.tensor([[box.lower] * box.d, [box.upper] * box.d], dtype=dtype)
+    cand, _ = optimize_acqf(
+        acq, bounds=bounds, q=1, num_restarts=num_restarts, raw_samples=raw_samples, **options
+    )
+    return cand.detach()
+
+
+def botorch_iterations(X, y, f, box, args) -> list[float]:
+    """Seconds of each of args.iterations iterations of BoTorch's standard loop."""
+    import gpytorch
+    import torch
+
     torch.set_num_threads(1)
     torch.manual_seed(0)
     dtype = torch.float64
     train_X = torch.tensor(X, dtype=dtype)
     train_Y = torch.tensor(y, dtype=dtype)[:, None]
-    bounds = torch.tensor([[box.lower] * box.d, [box.upper] * box.d], dtype=dtype)
     times = []
     with gpytorch.settings.max_cholesky_size(10**7):
         for _ in range(args.iterations):
             start = time.perf_counter()
-            covar = ScaleKernel(RBFKernel())
-            covar.base_kernel.lengthscale = 1.0
-            covar.outputscale = 1.0
-            mean = ConstantMean()
-            mean.constant.data.fill_(0.0)
-            model = SingleTaskGP(
+            cand = botorch_candidate(
                 train_X,
                 train_Y,
-                train_Yvar=torch.full_like(train_Y, args.noise_var),
-                covar_module=covar,
-                mean_module=mean,
-                outcome_transform=None,
-            ).to(dtype)
-            model.eval()
-            t = train_X.shape[0] + 1
-            beta = srinivas_beta(t, box.d, box.width, 0.1, 1.0, 1.0)
-            acq = UpperConfidenceBound(model, beta=beta, maximize=False)
-            cand, _ = optimize_acqf(
-                acq,
-                bounds=bounds,
-                q=1,
-                num_restarts=args.restarts,
-                raw_samples=args.raw_samples,
+                args.noise_var,
+                box,
+                args.restarts,
+                args.raw_samples,
                 options={"maxiter": args.maxiter},
             )
-            x = cand.detach().numpy()
-            train_X = torch.cat([train_X, cand.detach()])
-            train_Y = torch.cat([train_Y, torch.tensor(f(x), dtype=dtype)[:, None]])
+            train_X = torch.cat([train_X, cand])
+            train_Y = torch.cat([train_Y, torch.tensor(f(cand.numpy()), dtype=dtype)[:, None]])
             times.append(time.perf_counter() - start)
     return times
 
@@ -129,43 +143,21 @@ def botorch_run(f: FourierSamplePath, box: Box, budget: int, args: argparse.Name
     """BoTorch's GP-UCB loop from x = 0 for `budget` noiseless evaluations; f at the best one."""
     import gpytorch
     import torch
-    from botorch.acquisition import UpperConfidenceBound
-    from botorch.models import SingleTaskGP
-    from botorch.optim import optimize_acqf
-    from gpytorch.kernels import RBFKernel, ScaleKernel
-    from gpytorch.means import ConstantMean
 
     torch.set_num_threads(1)
     dtype = torch.float64
     train_X = torch.zeros(1, box.d, dtype=dtype)
     train_Y = torch.tensor(f(train_X.numpy()), dtype=dtype)[:, None]
-    bounds = torch.tensor([[box.lower] * box.d, [box.upper] * box.d], dtype=dtype)
     with gpytorch.settings.max_cholesky_size(10**7):
         while train_X.shape[0] < budget:
-            covar = ScaleKernel(RBFKernel())
-            covar.base_kernel.lengthscale = 1.0
-            covar.outputscale = 1.0
-            mean = ConstantMean()
-            mean.constant.data.fill_(0.0)
-            model = SingleTaskGP(
+            cand = botorch_candidate(
                 train_X,
                 train_Y,
-                train_Yvar=torch.full_like(train_Y, args.botorch_noise_var),
-                covar_module=covar,
-                mean_module=mean,
-                outcome_transform=None,
-            ).to(dtype)
-            model.eval()
-            beta = srinivas_beta(train_X.shape[0] + 1, box.d, box.width, 0.1, 1.0, 1.0)
-            acq = UpperConfidenceBound(model, beta=beta, maximize=False)
-            cand, _ = optimize_acqf(
-                acq,
-                bounds=bounds,
-                q=1,
-                num_restarts=args.botorch_restarts,
-                raw_samples=args.botorch_raw_samples,
+                args.botorch_noise_var,
+                box,
+                args.botorch_restarts,
+                args.botorch_raw_samples,
             )
-            cand = cand.detach()
             train_X = torch.cat([train_X, cand])
             train_Y = torch.cat([train_Y, torch.tensor(f(cand.numpy()), dtype=dtype)[:, None]])
     best = int(torch.argmin(train_Y))
