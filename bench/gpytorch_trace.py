@@ -33,6 +33,8 @@ from gpytorch.kernels import Matern52KernelGrad, MaternKernel
 from linear_operator.utils.cholesky import psd_safe_cholesky
 from scipy.optimize import minimize
 
+from localbo.error_function import LBFGS_OPTIONS
+
 DTYPE = torch.float64
 FIVE_THIRDS = 5.0 / 3.0
 
@@ -125,7 +127,7 @@ def lbfgs_scipy(objective: Callable, Z0: np.ndarray, max_iterations: int) -> LBF
         jac=True,
         method="L-BFGS-B",
         callback=count,
-        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-12, "gtol": 1e-9},
+        options={"maxiter": max_iterations, **LBFGS_OPTIONS},
     )
     return LBFGSRun(
         value=min(float(res.fun), start_value),

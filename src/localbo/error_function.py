@@ -32,6 +32,8 @@ from localbo.kernels import Kernel
 log = logging.getLogger(__name__)
 
 DESIGN_KINDS = ("central", "forward")
+# L-BFGS-B settings of every design optimization (memory, relative decrease, projected gradient)
+LBFGS_OPTIONS = {"maxcor": 20, "ftol": 1e-13, "gtol": 1e-10}
 
 
 # --- closed-form bounds (unit hyperparameters) -------------------------------------------------
@@ -250,7 +252,7 @@ def minimize_trace(
         jac=True,
         method="L-BFGS-B",
         callback=record,
-        options={"maxiter": max_iterations, "maxcor": 20, "ftol": 1e-13, "gtol": 1e-10},
+        options={"maxiter": max_iterations, **LBFGS_OPTIONS},
     )
     if res.fun < trace[0]:
         design, value = res.x.reshape(b, d), float(res.fun)
