@@ -227,6 +227,28 @@ class DesignCache:
 # --- the gradient estimate ---------------------------------------------------------------------
 
 
+def gradient_weights(kernel: Kernel, x: np.ndarray, X: np.ndarray, noise: np.ndarray) -> np.ndarray:
+    """The linear map from observations to grad mu_D(x) of the zero-mean GP on inputs X.
+
+    Args:
+        x: (d,) point. X: (n, d) inputs. noise: (n,) noise variances.
+
+    Returns:
+        (d, n) matrix W = G(x) K^{-1} with grad mu_D(x) = W y. For a design of fixed offsets
+        around x it does not depend on x (stationary kernel), so a run computes it once.
+    """
+    K = kernel(X, X)
+    K[np.diag_indices_from(K)] += noise
+    L, _ = cholesky(K)
+    return cho_solve(L, kernel.grad_x(x, X).T).T
+
+
+def design_gradient_weights(kernel: Kernel, design: Design, noise_var: float) -> np.ndarray:
+    """`gradient_weights` of a design's unique points (noise_var / count each) around any x."""
+    origin = np.zeros(design.offsets.shape[1])
+    return gradient_weights(kernel, origin, design.offsets, noise_var / design.counts)
+
+
 def posterior_gradient_mean(
     kernel: Kernel, x: np.ndarray, X: np.ndarray, y: np.ndarray, noise: np.ndarray
 ) -> np.ndarray:
@@ -238,10 +260,7 @@ def posterior_gradient_mean(
     Returns:
         (d,) posterior mean of grad f(x).
     """
-    K = kernel(X, X)
-    K[np.diag_indices_from(K)] += noise
-    L, _ = cholesky(K)
-    return kernel.grad_x(x, X) @ cho_solve(L, y)
+    return gradient_weights(kernel, x, X, noise) @ y
 
 
 @dataclass
@@ -307,23 +326,28 @@ def estimate_gradient(
     kernel: Kernel,
     x: np.ndarray,
     design: Design,
+    weights: np.ndarray,
     noise_var: float,
     past: deque[Batch],
     settings: LocalBOSettings,
 ) -> tuple[Batch, np.ndarray]:
     """One step of Algorithm 1 before the move: evaluate a design around x, estimate grad f(x).
 
-    With earlier batches in `past` (data_window > 0) the design is re-optimized given them and
-    the new batch is appended to `past`.
+    Without earlier data the estimate is `weights @ y`, the design's precomputed gradient map
+    (`design_gradient_weights`). With earlier batches in `past` (data_window > 0) the design is
+    re-optimized given them and the GP is conditioned on everything.
 
     Returns:
         (batch, grad): the evaluated batch and the (d,) posterior mean of grad f(x).
     """
     if past:
         design = _design_with_data(kernel, x, design, noise_var, _stack(list(past)), settings)
-    batch = evaluate_design(objective, x, design, noise_var)
-    data = _stack([*past, batch]) if past else batch
-    grad = posterior_gradient_mean(kernel, x, data.X, data.y, data.noise)
+        batch = evaluate_design(objective, x, design, noise_var)
+        data = _stack([*past, batch])
+        grad = posterior_gradient_mean(kernel, x, data.X, data.y, data.noise)
+    else:
+        batch = evaluate_design(objective, x, design, noise_var)
+        grad = weights @ batch.y
     if settings.data_window > 0:
         past.append(batch)
     return batch, grad
@@ -362,13 +386,16 @@ def run_noiseless(
     trace.record(objective, x0)
     best = {"value": np.inf, "x": np.array(x0, dtype=float)}
     past: deque[Batch] = deque(maxlen=settings.data_window)
+    weights = design_gradient_weights(kernel, design, noise_var)
     calls = 0
 
     def value_and_estimate(x: np.ndarray) -> tuple[float, np.ndarray]:
         nonlocal calls
         if objective.remaining < design.size:
             raise BudgetExhausted("budget cannot pay for another gradient")
-        batch, grad = estimate_gradient(objective, kernel, x, design, noise_var, past, settings)
+        batch, grad = estimate_gradient(
+            objective, kernel, x, design, weights, noise_var, past, settings
+        )
         calls += 1
         value = float(batch.y[0])
         if value < best["value"]:
@@ -421,11 +448,17 @@ def run_noisy(
     trace = Trace()
     trace.record(objective, x)
     past: deque[Batch] = deque(maxlen=settings.data_window)
+    weights: dict[int, np.ndarray] = {}  # gradient map of each batch size's design
     t = 0
     while objective.remaining > 0:
         t += 1
         b = min(batch_size(settings.schedule, d, t, settings.batch_factor), objective.remaining)
-        _, g = estimate_gradient(objective, kernel, x, designs.get(b), noise_var, past, settings)
+        design = designs.get(b)
+        if b not in weights:
+            weights[b] = design_gradient_weights(kernel, design, noise_var)
+        _, g = estimate_gradient(
+            objective, kernel, x, design, weights[b], noise_var, past, settings
+        )
         if settings.step_rule == "normalized":
             norm = float(np.linalg.norm(g))
             g = g / norm if norm > 0 else g

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from localbo.sample_paths import FourierSamplePath, TranslatedDesign
+from localbo.sample_paths import FourierSamplePath
 
 
 class BudgetExhausted(RuntimeError):
@@ -99,7 +99,6 @@ class NoisyObjective:
         self.budget = int(budget)
         self.rng = rng
         self.used = 0
-        self._translated: dict[bytes, TranslatedDesign] = {}
 
     @property
     def dim(self) -> int:
@@ -137,8 +136,8 @@ class NoisyObjective:
         Costs counts.sum() evaluations and draws that many noise values, in the order of
         `self(np.repeat(x + offsets, counts, axis=0))`, so it observes exactly the same numbers.
         For a Fourier sample path the noise-free values come from its translated-design tables
-        (exact, O(M d + p M) per call instead of O(p M d)), built once per distinct set of
-        offsets; other functions are evaluated point by point.
+        (exact, O(M d + p M) per call instead of O(p M d)), which the path keeps; other functions
+        are evaluated point by point.
 
         Args:
             x: (d,) center. offsets: (p, d) unique offsets. counts: (p,) copies of each.
@@ -154,7 +153,7 @@ class NoisyObjective:
             raise BudgetExhausted(f"asked for {n} evaluations, {self.remaining} left")
         self.used += n
         if hasattr(self.path, "translate"):
-            f = self._translated_design(offsets)(x)
+            f = self.path.translate(offsets)(x)
         else:  # any other test function: evaluate the points directly
             f = self.path(x[None, :] + offsets)
         if self.rng is None or self.sigma == 0:
@@ -162,14 +161,6 @@ class NoisyObjective:
         y = np.repeat(f, counts) + self.sigma * self.rng.standard_normal(n)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
         return np.add.reduceat(y, starts) / counts
-
-    def _translated_design(self, offsets: np.ndarray) -> TranslatedDesign:
-        key = np.ascontiguousarray(offsets, dtype=float).tobytes()
-        if key not in self._translated:
-            if len(self._translated) >= 8:  # batch schedules change the design; keep a few
-                self._translated.pop(next(iter(self._translated)))
-            self._translated[key] = self.path.translate(offsets)
-        return self._translated[key]
 
     def true_value(self, x: np.ndarray) -> float:
         """Noise-free f at a (d,) point; not counted."""

@@ -15,7 +15,7 @@ References:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -53,6 +53,9 @@ class FourierSamplePath:
     frequencies: np.ndarray
     phases: np.ndarray
     weights: np.ndarray
+    _translations: dict[bytes, TranslatedDesign] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def draw(
@@ -93,13 +96,22 @@ class FourierSamplePath:
         Local BO evaluates the same design offsets around every iterate; by the angle-addition
         identity cos(a + c) = cos(a) cos(c) - sin(a) sin(c), with a_i = omega_i . x + b_i and
         c_ji = omega_i . offset_j, the (p, M) tables cos(c), sin(c) are all that depends on the
-        offsets. Exact, not an approximation.
+        offsets. Exact, not an approximation. The tables of the last few offset sets are kept on
+        the path, so many runs on one path (Fig. 3) build them once.
 
         Args:
             offsets: (p, d) offsets.
         """
-        angles = np.atleast_2d(offsets) @ self.frequencies.T  # (p, M)
-        return TranslatedDesign(self, np.cos(angles) * self.weights, np.sin(angles) * self.weights)
+        offsets = np.atleast_2d(np.asarray(offsets, dtype=float))
+        key = offsets.tobytes() + str(offsets.shape).encode()
+        if key not in self._translations:
+            if len(self._translations) >= 8:  # batch schedules change the design; keep a few
+                self._translations.pop(next(iter(self._translations)))
+            angles = offsets @ self.frequencies.T  # (p, M)
+            self._translations[key] = TranslatedDesign(
+                self, np.cos(angles) * self.weights, np.sin(angles) * self.weights
+            )
+        return self._translations[key]
 
     def save(self, path: str | Path) -> None:
         save_npz(path, frequencies=self.frequencies, phases=self.phases, weights=self.weights)

@@ -11,6 +11,7 @@ from localbo.local_bo import (
     DesignCache,
     LocalBOSettings,
     batch_size,
+    design_gradient_weights,
     local_bo,
     optimal_design,
     posterior_gradient_mean,
@@ -98,6 +99,18 @@ def test_posterior_gradient_mean_equals_the_gp():
     expected = GP(kernel, X, y, noise_var=0.03).grad_mean(x)
     got = posterior_gradient_mean(kernel, x, X, y, np.full(9, 0.03))
     np.testing.assert_allclose(got, expected, rtol=1e-10)
+
+
+def test_design_gradient_map_is_the_posterior_gradient_anywhere():
+    """The precomputed map of a fixed design gives grad mu_D(x) at every x (stationarity)."""
+    kernel, settings = RBF(0.8, 1.5), LocalBOSettings(design_max_iterations=20)
+    design = optimal_design(kernel, 3, 4, 0.01, True, rng_for(12, "d"), settings)
+    weights = design_gradient_weights(kernel, design, 0.01)
+    rng = rng_for(13, "y")
+    for _ in range(3):
+        x, y = rng.normal(size=3) * 4, rng.normal(size=design.offsets.shape[0])
+        expected = posterior_gradient_mean(kernel, x, design.points(x), y, 0.01 / design.counts)
+        np.testing.assert_allclose(weights @ y, expected, rtol=1e-8, atol=1e-10)
 
 
 def test_noiseless_local_bo_finds_the_minimum_of_a_quadratic():

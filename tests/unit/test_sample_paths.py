@@ -66,6 +66,7 @@ def test_translated_design_equals_direct_evaluation():
     rng = np.random.default_rng(14)
     offsets = np.vstack([np.zeros(6), 1e-3 * rng.normal(size=(6, 6)), rng.normal(size=(3, 6))])
     translated = path.translate(offsets)
+    assert path.translate(offsets.copy()) is translated  # built once per set of offsets
     for _ in range(3):
         x = rng.normal(size=6) * 3
         np.testing.assert_allclose(translated(x), path(x + offsets), rtol=0, atol=1e-12)
