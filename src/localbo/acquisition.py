@@ -11,7 +11,9 @@ derivative. With W = K^{-1} G^T (N, d) and P = W W^T,
                       + 2 s2 / l^2 * sum_l P_jl slope(R_jl) (z_j - z_l),
 
 with u_j = x - z_j, R the scaled distances within S, and slope/curve the kernel's radial profiles
-(see `localbo.kernels`). Only d right-hand sides are solved; K^{-1} is never formed.
+(see `localbo.kernels`). Only d right-hand sides are solved; K^{-1} is never formed, and of the
+symmetric N x N matrices K, slope(R) and A = P o slope(R) only one triangle is computed, in
+cache-sized blocks (`localbo.gram`).
 
 References:
     Mueller et al. (2021), Local policy search with Bayesian optimization (GIBO);
@@ -21,8 +23,8 @@ References:
 from __future__ import annotations
 
 import numpy as np
-import scipy.linalg as sla
 
+from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product
 from localbo.kernels import Kernel
 from localbo.linalg import cholesky, solve_lower
 
@@ -57,20 +59,19 @@ def gradient_trace(
     """
     d = x.shape[0]
     S = Z if X_data is None or len(X_data) == 0 else np.vstack([X_data, Z])
-    n0 = S.shape[0] - Z.shape[0]
+    n, n0 = S.shape[0], S.shape[0] - Z.shape[0]
     ell2 = kernel.lengthscale**2
     scale = kernel.outputscale / ell2
 
-    R = kernel.distance(S, S)
-    K, slope_R = kernel.value_and_slope(R, overwrite=True)
-    del R
-    if kernel.outputscale != 1.0:
-        K *= kernel.outputscale
-    K[np.diag_indices_from(K)] += noise_var
-    L, _ = cholesky(K, overwrite=True)  # only triangular solves below
-    del K
+    U = x[None, :] - S  # (N, d); centred at x, as the Gram-form distances want
+    K, slope_R = np.empty((n, n)), UpperBlocks.empty(n)  # K: upper triangle only
 
-    U = x[None, :] - S  # (N, d)
+    def fill_kernel_matrix() -> None:
+        fill_kernel_and_slope(kernel, U, noise_var, K, slope_R)
+
+    fill_kernel_matrix()
+    L, _ = cholesky(K, overwrite=True, refill=fill_kernel_matrix)  # only triangular solves below
+
     r = np.sqrt(np.sum(U**2, axis=1)) / kernel.lengthscale
     slope_r = kernel.slope(r)
     Gt = scale * slope_r[:, None] * U  # (N, d) = G^T
@@ -78,17 +79,13 @@ def gradient_trace(
     value = d * kernel.grad_grad_diag() - float(np.sum(V**2))
     if not with_grad:
         return value, None
-
-    W = sla.solve_triangular(L, V, lower=True, trans="T", check_finite=False)  # K^{-1} G^T
+    W = solve_lower(L, V, trans=True)  # K^{-1} G^T
     del L, V
-    A = W[n0:] @ W.T  # only the design's rows of P = W W^T
-    A *= slope_R[n0:]
-    del slope_R
+    S1 = np.empty((n, d + 1))  # [S, 1]: A S and the row sums of A in one product
+    S1[:, :d], S1[:, d] = S, 1.0
+    AS1 = hadamard_gram_product(W, slope_R, S1)[n0:]  # A = (W W^T) o slope(R)
     Zs, Us, Ws = S[n0:], U[n0:], W[n0:]
     grad_design = (kernel.curve(r[n0:]) * np.sum(Us * Ws, axis=1) / ell2)[:, None] * Us
     grad_design += slope_r[n0:, None] * Ws
-    S1 = np.empty((S.shape[0], d + 1))  # [S, 1]: A S and the row sums of A in one product
-    S1[:, :d], S1[:, d] = S, 1.0
-    AS1 = A @ S1
     grad_data = AS1[:, d:] * Zs - AS1[:, :d]
     return value, 2.0 * scale * (grad_design + grad_data)

@@ -48,6 +48,7 @@ class Kernel(ABC):
             )
 
     name: ClassVar[str] = "kernel"
+    gram_scale: ClassVar[float] = 1.0  # the profiles are evaluated on t = gram_scale * r**2
 
     @abstractmethod
     def value(self, r: np.ndarray) -> np.ndarray:
@@ -61,15 +62,31 @@ class Kernel(ABC):
     def curve(self, r: np.ndarray) -> np.ndarray:
         """slope'(r) / r, finite at r = 0."""
 
-    def value_and_slope(
-        self, r: np.ndarray, overwrite: bool = False
-    ) -> tuple[np.ndarray, np.ndarray]:
-        """(value(r), slope(r)); kernels override it to share the exponential.
-
-        With `overwrite` the value may be written into r's memory (for b x b matrices of large
-        designs, fewer fresh temporaries).
-        """
+    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(value(r), slope(r)); kernels override it to share the exponential."""
         return self.value(r), self.slope(r)
+
+    def profiles_of_t(
+        self, t: np.ndarray, value: np.ndarray, slope: np.ndarray, work: np.ndarray
+    ) -> None:
+        """Kernel entries and slopes from t = gram_scale * r**2 (the inner loop of
+        `localbo.gram`, where every element of a b x b matrix passes through here).
+
+        Args:
+            t: contiguous array of t = gram_scale * r**2, possibly off by a few ulps of rounding,
+                also below 0 (a clamp to |t| is then as good as to 0, since both profiles are
+                Lipschitz in r**2); destroyed.
+            value: array of t's shape (may be a strided view); receives s2 * value(r).
+            slope: contiguous array of t's shape; receives slope(r).
+            work: contiguous scratch of t's shape.
+
+        Kernels override this with a fused version; this generic one is their test oracle.
+        """
+        np.multiply(np.abs(t, out=t), 1.0 / self.gram_scale, out=work)
+        np.sqrt(work, out=work)  # r
+        value_r, slope_r = self.value_and_slope(work)
+        np.multiply(value_r, self.outputscale, out=value)
+        slope[...] = slope_r
 
     def with_params(self, lengthscale: float, outputscale: float) -> Kernel:
         """The same kernel family with other hyperparameters."""
@@ -133,6 +150,7 @@ class RBF(Kernel):
     """Squared exponential kernel, phi(r) = exp(-r^2 / 2)."""
 
     name: ClassVar[str] = "rbf"
+    gram_scale: ClassVar[float] = 0.5  # t = r^2 / 2
 
     def value(self, r: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * r**2)
@@ -143,14 +161,17 @@ class RBF(Kernel):
     def curve(self, r: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * r**2)
 
-    def value_and_slope(
-        self, r: np.ndarray, overwrite: bool = False
-    ) -> tuple[np.ndarray, np.ndarray]:
-        e = r if overwrite else r.copy()
-        e *= e
-        e *= -0.5
-        np.exp(e, out=e)
+    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        e = np.exp(-0.5 * r**2)
         return e, -e
+
+    def profiles_of_t(
+        self, t: np.ndarray, value: np.ndarray, slope: np.ndarray, work: np.ndarray
+    ) -> None:
+        np.negative(t, out=t)
+        np.exp(t, out=t)  # exp(-r^2 / 2)
+        np.negative(t, out=slope)
+        np.multiply(t, self.outputscale, out=value)
 
 
 @dataclass(frozen=True)
@@ -158,6 +179,7 @@ class Matern52(Kernel):
     """Matern kernel with nu = 5/2, phi(r) = (1 + sqrt5 r + 5 r^2 / 3) exp(-sqrt5 r)."""
 
     name: ClassVar[str] = "matern52"
+    gram_scale: ClassVar[float] = 5.0  # t = 5 r^2 = rho^2
 
     def value(self, r: np.ndarray) -> np.ndarray:
         return (1.0 + SQRT5 * r + (5.0 / 3.0) * r**2) * np.exp(-SQRT5 * r)
@@ -168,22 +190,30 @@ class Matern52(Kernel):
     def curve(self, r: np.ndarray) -> np.ndarray:
         return (25.0 / 3.0) * np.exp(-SQRT5 * r)
 
-    def value_and_slope(
-        self, r: np.ndarray, overwrite: bool = False
-    ) -> tuple[np.ndarray, np.ndarray]:
-        e = np.multiply(r, -SQRT5)
-        np.exp(e, out=e)  # exp(-sqrt5 r)
-        slope = np.multiply(r, SQRT5)
-        slope += 1.0
-        slope *= e  # (1 + sqrt5 r) exp(-sqrt5 r)
-        value = r if overwrite else r.copy()
-        value *= value
-        value *= e
-        del e
-        value *= 5.0 / 3.0
-        value += slope
+    def value_and_slope(self, r: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        e = np.exp(-SQRT5 * r)
+        slope = (1.0 + SQRT5 * r) * e
+        value = slope + (5.0 / 3.0) * r**2 * e
         slope *= -5.0 / 3.0
         return value, slope
+
+    def profiles_of_t(
+        self, t: np.ndarray, value: np.ndarray, slope: np.ndarray, work: np.ndarray
+    ) -> None:
+        # t = rho^2 with rho = sqrt5 r: value = (1 + rho + t / 3) e, slope = -5/3 (1 + rho) e,
+        # e = exp(-rho): eleven passes over the block, two of them transcendental, one of them
+        # the (possibly strided) write of the kernel entries.
+        np.abs(t, out=t)  # the cheapest clamp of rounding below 0 (see `profiles_of_t`)
+        np.sqrt(t, out=slope)  # rho
+        np.negative(slope, out=work)
+        np.exp(work, out=work)  # e
+        slope += 1.0
+        slope *= work  # (1 + rho) e
+        t *= work
+        t *= 1.0 / 3.0
+        t += slope
+        np.multiply(t, self.outputscale, out=value)
+        slope *= -5.0 / 3.0
 
 
 KERNELS: dict[str, type[Kernel]] = {"rbf": RBF, "matern52": Matern52}

@@ -9,9 +9,11 @@ Non-positive-definite failures are the most reported numerical problem of GP lib
 from __future__ import annotations
 
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import scipy.linalg as sla
+from scipy.linalg.blas import dtrsm
 from scipy.linalg.lapack import dpotrf
 
 
@@ -20,20 +22,28 @@ class JitterWarning(RuntimeWarning):
 
 
 def cholesky(
-    K: np.ndarray, initial: float = 1e-10, max_tries: int = 9, overwrite: bool = False
+    K: np.ndarray,
+    initial: float = 1e-10,
+    max_tries: int = 9,
+    overwrite: bool = False,
+    refill: Callable[[], None] | None = None,
 ) -> tuple[np.ndarray, float]:
     """Lower Cholesky factor of a symmetric positive semi-definite matrix.
 
-    LAPACK's potrf runs on the Fortran-ordered view K^T, which for a symmetric C-ordered K is K
-    itself: with `overwrite` the factor is computed in K's memory (no n x n copy, the upper
-    triangle left as it was), otherwise in a copy whose upper triangle is zeroed.
+    With `overwrite`, only K's upper triangle is read and the factor is computed in its memory
+    (LAPACK's lower potrf on the Fortran view K^T, whose lower triangle that is): no n x n copy,
+    which is what lets alpha_trace fill just one triangle (`localbo.gram`). A failed attempt
+    destroys that triangle, so the caller passes `refill`, which writes it again. Without
+    `overwrite` K is full and left intact.
 
     Args:
-        K: (n, n) symmetric matrix.
+        K: (n, n) symmetric matrix (C-ordered with `overwrite`).
         initial: first relative jitter, multiplied by mean(diag(K)).
         max_tries: number of tenfold escalations after the plain attempt.
-        overwrite: factor in place. K is then consumed, and the returned factor is only valid
-            for triangular solves (its upper triangle is not zero).
+        overwrite: factor in place; K is consumed and the returned factor (a view of K) is only
+            valid for triangular solves (its upper triangle is not zero).
+        refill: with `overwrite`, rewrites K's upper triangle after a failed attempt (required
+            for jitter to be tried).
 
     Returns:
         (L, jitter): (n, n) lower-triangular L with L L^T = K + jitter * I, and the absolute
@@ -41,7 +51,8 @@ def cholesky(
 
     Raises:
         ValueError: K has non-finite entries.
-        np.linalg.LinAlgError: still not factorizable after the last escalation.
+        np.linalg.LinAlgError: still not factorizable after the last escalation, or an in-place
+            factorization failed without `refill`.
 
     Example:
         >>> L, jitter = cholesky(np.ones((2, 2)))
@@ -52,19 +63,26 @@ def cholesky(
     if n == 0:
         return np.zeros((0, 0)), 0.0
     base = np.diagonal(K).copy()
-    if not np.all(np.isfinite(base)) or not np.isfinite(K.sum()):
+    scale = float(base.mean())
+    if not np.isfinite(scale):
         raise ValueError("cholesky: matrix has non-finite entries")
-    scale = float(np.mean(base)) if np.mean(base) > 0 else 1.0
-    lower = np.tril_indices(n, -1)
+    scale = scale if scale > 0 else 1.0
     jitter = 0.0
     for attempt in range(max_tries + 2):
         if overwrite:
-            work = K.T
-            if attempt > 0:  # potrf read and wrote only the lower triangle: restore it
-                work[lower] = work[lower[1], lower[0]]
+            if attempt > 0:
+                if refill is None:
+                    raise np.linalg.LinAlgError(
+                        "cholesky: in-place factorization failed and there is no refill"
+                    )
+                refill()
+            work = K.T  # Fortran view; its lower triangle is K's upper one
         else:
             work = np.array(K, order="F")
-        work[np.diag_indices(n)] = base + jitter
+        if attempt > 0:
+            if not np.all(np.isfinite(np.tril(work))):
+                raise ValueError("cholesky: matrix has non-finite entries")
+            work[np.diag_indices(n)] = base + jitter
         L, info = dpotrf(work, lower=1, overwrite_a=1, clean=int(not overwrite))
         if info == 0:
             break
@@ -75,6 +93,8 @@ def cholesky(
         raise np.linalg.LinAlgError(
             f"cholesky: not positive definite even with jitter {jitter / 10:.3g}"
         )
+    if not np.all(np.isfinite(np.diagonal(L))):  # a NaN below the diagonal reaches L's diagonal
+        raise ValueError("cholesky: matrix has non-finite entries")
     if jitter > 0:
         warnings.warn(
             f"added jitter {jitter:.3g} ({jitter / scale:.1e} of the mean diagonal) "
@@ -90,9 +110,20 @@ def cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
     return sla.cho_solve((L, True), B, check_finite=False)
 
 
-def solve_lower(L: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Solve L X = B by forward substitution; B is (n,) or (n, k)."""
-    return sla.solve_triangular(L, B, lower=True, check_finite=False)
+def solve_lower(L: np.ndarray, B: np.ndarray, trans: bool = False) -> np.ndarray:
+    """Solve L X = B, or L^T X = B with `trans`, by substitution; B is (n,) or (n, k).
+
+    BLAS trsm directly: the scipy wrapper's checks cost as much as the solve at n = 500, k = 10.
+    A C-ordered L is passed as the upper factor L^T in Fortran order (no copy).
+    """
+    if B.size == 0:
+        return np.zeros(B.shape)
+    if L.flags.f_contiguous:
+        a, lower, transpose = L, 1, trans
+    else:  # L = a^T
+        a, lower, transpose = L.T, 0, not trans
+    X = dtrsm(1.0, a, B if B.ndim == 2 else B[:, None], lower=lower, trans_a=int(transpose))
+    return X if B.ndim == 2 else X[:, 0]
 
 
 def append_rows(L: np.ndarray, K_cross: np.ndarray, K_new: np.ndarray) -> tuple[np.ndarray, float]:

@@ -12,12 +12,15 @@ from tests.unit.finite_differences import assert_gradient_close, central_differe
 
 
 @pytest.mark.parametrize("with_data", [False, True], ids=["no-data", "with-data"])
-def test_gradient_in_design_matches_finite_differences(kernel, with_data):
+@pytest.mark.parametrize("blocked", [False, True], ids=["one-block", "blocks-of-8-rows"])
+def test_gradient_in_design_matches_finite_differences(kernel, with_data, blocked, monkeypatch):
+    if blocked:  # the matrices of localbo.gram in several row blocks, as at large b
+        monkeypatch.setattr("localbo.gram.BLOCK_ELEMENTS", 1)
     rng = np.random.default_rng(13)
-    d, b = 3, 6
+    d, b = 3, 6 + 15 * blocked
     x = rng.normal(size=d)
     Z = x + 0.7 * kernel.lengthscale * rng.normal(size=(b, d))
-    X_data = rng.normal(size=(4, d)) if with_data else None
+    X_data = rng.normal(size=(4 + 5 * blocked, d)) if with_data else None
     value, grad = gradient_trace(kernel, x, Z, 0.05, X_data)
     fd = central_difference(lambda z: gradient_trace(kernel, x, z, 0.05, X_data, False)[0], Z)
     assert_gradient_close(grad, fd)

@@ -1,9 +1,11 @@
 """Kernel values and derivatives: closed forms against definitions and finite differences."""
 
+from functools import partial
+
 import numpy as np
 import pytest
 
-from localbo.kernels import RBF, Matern52, make_kernel
+from localbo.kernels import RBF, Kernel, Matern52, make_kernel
 from tests.unit.finite_differences import assert_gradient_close, central_difference
 
 
@@ -32,6 +34,27 @@ def test_profiles_are_derivatives_of_the_value(kernel):
     value, slope = kernel.value_and_slope(r)
     np.testing.assert_allclose(value, kernel.value(r))
     np.testing.assert_allclose(slope, kernel.slope(r))
+
+
+def test_fused_profiles_of_t_match_the_generic_ones(kernel):
+    """Each kernel's fused in-place profiles against the base class's value_and_slope path,
+    including t = 0, rounding just below 0 and a strided output for the kernel entries."""
+    t = np.concatenate([[0.0, -1e-17, 1e-300], np.linspace(1e-9, 40.0, 39)]).reshape(3, 14)
+    outputs = []
+    for profiles in (kernel.profiles_of_t, partial(Kernel.profiles_of_t, kernel)):
+        value = np.full((3, 20), np.nan)[:, 3:17]  # strided, like a block of K
+        slope, work = np.empty_like(t), np.empty_like(t)
+        profiles(t.copy(), value, slope, work)
+        outputs.append((value, slope))
+    (value, slope), (value_ref, slope_ref) = outputs
+    np.testing.assert_allclose(value, value_ref, rtol=1e-14, atol=1e-16)
+    np.testing.assert_allclose(slope, slope_ref, rtol=1e-14, atol=1e-16)
+    r = np.sqrt(np.abs(t) / kernel.gram_scale)
+    np.testing.assert_allclose(
+        value,
+        kernel(np.zeros((1, 1)), r.reshape(-1, 1) * kernel.lengthscale).reshape(3, 14),
+        rtol=1e-14,
+    )
 
 
 def test_grad_x_matches_finite_differences(kernel):

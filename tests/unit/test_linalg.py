@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from localbo.kernels import RBF, Matern52
-from localbo.linalg import JitterWarning, append_rows, cholesky
+from localbo.linalg import JitterWarning, append_rows, cholesky, solve_lower
 
 
 def test_well_conditioned_matrix_gets_no_jitter():
@@ -70,11 +70,40 @@ def test_in_place_factor_equals_the_copying_one(singular):
     if singular:
         X[3] = X[0]
     K = Matern52()(X, X) + (0.0 if singular else 0.01) * np.eye(8)
+    upper = np.triu_indices(8)
+
+    def refill():
+        work[upper] = K[upper]
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", JitterWarning)
         L_copy, jitter_copy = cholesky(K)
-        work = K.copy()
-        L_inplace, jitter_inplace = cholesky(work, overwrite=True)
+        work = np.full((8, 8), np.nan)  # the strictly lower triangle is never read
+        refill()
+        L_inplace, jitter_inplace = cholesky(work, overwrite=True, refill=refill)
     assert np.shares_memory(L_inplace, work)
     assert jitter_inplace == jitter_copy and (jitter_copy > 0) == singular
     np.testing.assert_allclose(np.tril(L_inplace), L_copy, atol=1e-12)
+
+
+def test_in_place_failure_needs_a_refill_and_non_finite_entries_are_errors():
+    with pytest.raises(np.linalg.LinAlgError, match="no refill"):
+        cholesky(np.ones((3, 3)), overwrite=True)
+    K = np.eye(3)
+    K[0, 2] = np.inf  # in the upper triangle, which the in-place factorization reads
+    with pytest.raises(ValueError, match="non-finite"):
+        cholesky(K.copy(), overwrite=True, refill=lambda: None)
+    K[0, 2] = np.nan
+    with pytest.raises(ValueError, match="non-finite"):
+        cholesky(K, overwrite=True, refill=lambda: None)
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_solve_lower_in_both_memory_orders(order):
+    rng = np.random.default_rng(5)
+    L = np.array(np.tril(rng.normal(size=(7, 7))) + 4 * np.eye(7), order=order)
+    B = rng.normal(size=(7, 3))
+    for trans, M in ((False, L), (True, L.T)):
+        np.testing.assert_allclose(M @ solve_lower(L, B, trans), B, atol=1e-13)
+        np.testing.assert_allclose(M @ solve_lower(L, B[:, 0], trans), B[:, 0], atol=1e-13)
+    assert solve_lower(L, np.zeros((7, 0))).shape == (7, 0)
