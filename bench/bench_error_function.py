@@ -4,7 +4,9 @@ GPyTorch.
 Parts (all at d = 10, sigma = 0.1, Matern-5/2 with unit hyperparameters, float64):
   eval     one value+gradient evaluation, ours vs GPyTorch, b in --eval-b; both checked first to
            agree (relative difference of the value, max |g1 - g2| / max |g1| of the gradient);
-           timings interleaved in one process, median of --repeats and the ratio.
+           timings interleaved in one process in --repeats rounds of --calls-per-round
+           consecutive calls of each library, the median per call and the ratio.
+  stages   where one evaluation of ours spends its time (median ms per stage, b in --stages-b).
   restart  one L-BFGS restart from the same starting design (the library's jittered differencing
            design) with the same scipy L-BFGS-B options: ours = `localbo.error_function.
            minimize_trace`, GPyTorch = the same scipy driver fed by torch autograd gradients.
@@ -46,7 +48,9 @@ from gpytorch_trace import gpytorch_objective, lbfgs_scipy, lbfgs_torch, localbo
 
 from localbo.acquisition import gradient_trace  # noqa: E402
 from localbo.error_function import minimize_trace, starting_designs  # noqa: E402
+from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product  # noqa: E402
 from localbo.kernels import Matern52  # noqa: E402
+from localbo.linalg import cholesky, solve_lower  # noqa: E402
 from localbo.runtime import keep_freed_memory  # noqa: E402
 
 RESULTS = HERE / "results" / "error_function.json"
@@ -77,9 +81,14 @@ def timed2(f, *args) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def interleaved(fns: dict, arg, repeats: int, cpu: bool = False) -> dict:
-    """Median seconds of each fn(arg), calls interleaved (order rotated every round); with cpu,
-    also the median process CPU seconds under the key name + "_cpu"."""
+def interleaved(fns: dict, arg, repeats: int, cpu: bool = False, calls_per_round: int = 1) -> dict:
+    """Median seconds per call of each fn(arg): `repeats` rounds, in each of which every fn is
+    called `calls_per_round` times in a row (order rotated every round); with cpu, also the
+    median process CPU seconds under the key name + "_cpu".
+
+    One call per round measures a call right after the other library's (cold caches); several
+    measure the steady state an optimizer sees, where calls of one objective follow each other.
+    """
     names = list(fns)
     for n in names:
         fns[n](arg)  # warm-up
@@ -87,9 +96,10 @@ def interleaved(fns: dict, arg, repeats: int, cpu: bool = False) -> dict:
     cpus = {n: [] for n in names}
     for r in range(repeats):
         for n in names[r % len(names) :] + names[: r % len(names)]:
-            w, c = timed2(fns[n], arg)
-            times[n].append(w)
-            cpus[n].append(c)
+            for _ in range(calls_per_round):
+                w, c = timed2(fns[n], arg)
+                times[n].append(w)
+                cpus[n].append(c)
     out = {n: float(np.median(t)) for n, t in times.items()}
     if cpu:
         out.update({n + "_cpu": float(np.median(t)) for n, t in cpus.items()})
@@ -107,7 +117,13 @@ def part_eval(args) -> dict:
             rel_v = abs(v1 - v2) / abs(v1)
             rel_g = float(np.max(np.abs(g1 - g2)) / np.max(np.abs(g1)))
             reps = args.repeats if b <= 1000 else max(3, args.repeats // 3)
-            med = interleaved({"ours": ours, "gpytorch": gp}, z, reps, cpu=True)
+            med = interleaved(
+                {"ours": ours, "gpytorch": gp},
+                z,
+                reps,
+                cpu=True,
+                calls_per_round=args.calls_per_round,
+            )
             row = {
                 "b": b,
                 "value": v1,
@@ -120,6 +136,7 @@ def part_eval(args) -> dict:
                 "gpytorch_cpu_ms": 1e3 * med["gpytorch_cpu"],
                 "ratio_cpu": med["gpytorch_cpu"] / med["ours_cpu"],
                 "repeats": reps,
+                "calls_per_round": args.calls_per_round,
                 "load1": __import__("os").getloadavg()[0],
             }
             out.append(row)
@@ -331,6 +348,43 @@ def part_profile(args) -> dict:
     return {"threads": args.threads, "cprofile": str(out.relative_to(HERE))}
 
 
+def part_stages(args) -> dict:
+    """Median wall ms of each stage of one evaluation, the library's own functions called in the
+    order `gradient_trace` calls them (steady state: --stages-calls calls in a row)."""
+    d, sigma, rows = args.d, args.sigma, []
+    x = np.zeros(d)
+    with set_threads(args.threads):
+        for b in args.stages_b:
+            Z = start_design(d, b, sigma)
+            U = x[None, :] - Z
+            S1 = np.column_stack([Z, np.ones(b)])
+            laps: dict[str, list[float]] = {}
+            calls = args.stages_calls if b <= 1000 else max(3, args.stages_calls // 10)
+            for _ in range(calls):
+                t = [time.perf_counter()]
+                K, slope = np.empty((b, b)), UpperBlocks.empty(b)
+                fill_kernel_and_slope(KERNEL, U, sigma**2, K, slope)
+                t.append(time.perf_counter())
+                L, _ = cholesky(K, overwrite=True)
+                t.append(time.perf_counter())
+                V = solve_lower(L, KERNEL.grad_x(x, Z).T)
+                W = solve_lower(L, V, trans=True)
+                t.append(time.perf_counter())
+                hadamard_gram_product(W, slope, S1)
+                t.append(time.perf_counter())
+                gradient_trace(KERNEL, x, Z, sigma**2)
+                t.append(time.perf_counter())
+                for name, t0, t1 in zip(STAGES, t, t[1:], strict=False):
+                    laps.setdefault(name, []).append(1e3 * (t1 - t0))
+            row = {"b": b, "calls": calls} | {n: float(np.median(v)) for n, v in laps.items()}
+            rows.append(row)
+            print(f"stages b={b:5d}  " + "  ".join(f"{n} {row[n]:.2f}" for n in STAGES), flush=True)
+    return {"threads": args.threads, "unit": "ms", "rows": rows}
+
+
+STAGES = ("kernel_and_slope", "cholesky", "two_solves", "hadamard_product", "whole_evaluation")
+
+
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child-eval":
         b, reps, malloc, threads = (int(v) for v in sys.argv[2:6])
@@ -340,14 +394,22 @@ def main() -> None:
     p.add_argument(
         "--parts",
         nargs="+",
-        default=["eval", "restart", "threads", "malloc", "profile"],
-        choices=["eval", "restart", "threads", "malloc", "profile"],
+        default=["eval", "stages", "restart", "threads", "malloc", "profile"],
+        choices=["eval", "stages", "restart", "threads", "malloc", "profile"],
     )
     p.add_argument("--d", type=int, default=10)
     p.add_argument("--sigma", type=float, default=0.1)
     p.add_argument("--threads", type=int, default=1, help="BLAS/torch threads for eval/restart")
     p.add_argument("--eval-b", type=int, nargs="+", default=[100, 500, 2000])
-    p.add_argument("--repeats", type=int, default=15)
+    p.add_argument("--repeats", type=int, default=15, help="eval: rounds per b")
+    p.add_argument(
+        "--calls-per-round",
+        type=int,
+        default=1,
+        help="eval: consecutive calls of one library per round (1: single calls interleaved)",
+    )
+    p.add_argument("--stages-b", type=int, nargs="+", default=[500, 2000])
+    p.add_argument("--stages-calls", type=int, default=200)
     p.add_argument("--restart-b", type=int, nargs="+", default=[500, 1000])
     p.add_argument("--restart-repeats", type=int, default=1)
     p.add_argument("--max-iterations", type=int, default=300, help="config fig2.max_iterations")
@@ -387,6 +449,7 @@ def main() -> None:
     }
     parts = {
         "eval": part_eval,
+        "stages": part_stages,
         "restart": part_restart,
         "threads": part_threads,
         "malloc": part_malloc,

@@ -3,8 +3,8 @@
 Every (d, b) of both panels (config/config.yaml `fig2`: panel a d = 10, b on its log grid; panel b
 b = 500, d on its log grid) and every noise level is one job: `estimate_error_function` with the
 job's settings (restarts / max_iterations, or large_restarts / large_max_iterations above large_b)
-and the rule's BLAS threads (workflow/rules/common.smk: 2 threads from b = 1000). The job is run
-in full when b <= --max-full-b (or (b, sigma) is listed in --full), exactly as
+and the rule's BLAS threads (workflow/rules/common.smk: 2 threads above fig2.large_b). The job is
+run in full when b <= --max-full-b (or (b, sigma) is listed in --full), exactly as
 scripts/fig2_error_function.py calls it (same seed stream). Above that, --evals value+gradient
 evaluations at the job's starting design are timed, and
 
@@ -41,9 +41,9 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
 
-def job_threads(b: int) -> int:
-    """Same rule as workflow/rules/common.smk:fig2_threads."""
-    return 2 if b >= 1000 else 1
+def job_threads(b: int, large_b: int) -> int:
+    """Same rule as workflow/rules/common.smk:fig2_threads (config fig2.large_b)."""
+    return 2 if b > large_b else 1
 
 
 def main() -> None:
@@ -71,7 +71,7 @@ def main() -> None:
         "--threads",
         type=int,
         default=None,
-        help="BLAS threads for every job instead of the rule's (2 from b = 1000): on a "
+        help="BLAS threads for every job instead of the rule's (2 above large_b): on a "
         "busy machine 2 spinning OpenBLAS threads waste most of their CPU",
     )
     args = p.parse_args()
@@ -127,7 +127,7 @@ def main() -> None:
         for sigma in timed_sigmas:
             if not (b <= args.max_full_b or (b, sigma) in extra) or (d, b, sigma) in done:
                 continue
-            threads = args.threads or job_threads(b)
+            threads = args.threads or job_threads(b, f2["large_b"])
             with threadpool_limits(limits=threads):
                 t0, c0 = time.perf_counter(), time.process_time()
                 est = estimate_error_function(
@@ -185,7 +185,7 @@ def main() -> None:
         for sigma in timed_sigmas:
             if b <= args.max_full_b or (b, sigma) in extra or b > args.max_eval_b:
                 continue
-            threads = args.threads or job_threads(b)
+            threads = args.threads or job_threads(b, f2["large_b"])
             noise_var = max(sigma**2, f2["min_noise_var"])
             t0 = time.perf_counter()
             starts, _ = starting_designs(

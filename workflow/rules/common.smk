@@ -42,23 +42,24 @@ def fig2_estimates():
 
 
 def fig2_threads(wildcards):
-    """Two BLAS threads pay off only for the largest designs: measured 1.6x at b = 1e4, 1.1x at
+    """Two BLAS threads pay off only for the largest designs: measured 1.8x at b = 1e4, 1.1x at
     b = 2000, and slower than one thread on a busy node (bench/README.md)."""
     return 2 if int(wildcards.b) > FIG2["large_b"] else 1
 
 
 def fig2_mem_mb(wildcards):
-    """About six b x b float64 matrices at the peak of one evaluation (measured 4.0 GB at
-    b = 1e4 before the in-place kernel and Cholesky, which lowered it)."""
+    """Twice the peak of one evaluation, K (b x b) plus the slope matrix's upper blocks: 1.22 GB
+    measured at b = 1e4 (bench/README.md), about 1.5 b x b float64 matrices."""
     b = int(wildcards.b)
-    return 500 + 6 * 8 * b * b // 2**20
+    return 500 + 2 * 8 * b * b // 2**20
 
 
 def fig2_eval_seconds(b):
     """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
-    to bench/time_fig2_jobs.py: kernel matrices about 2e-8 b^2, the Cholesky about 2e-11 b^3.
+    to bench/bench_error_function.py: 3 ms at b = 500, 90 ms at b = 2000, 7.7 s at b = 1e4;
+    kernel and slope blocks about 1.1e-8 b^2, the Cholesky about 7e-12 b^3.
     """
-    return 2e-8 * b**2 + 2e-11 * b**3
+    return 1.1e-8 * b**2 + 7e-12 * b**3
 
 
 def fig2_runtime(wildcards):
