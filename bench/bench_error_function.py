@@ -29,6 +29,7 @@ import argparse
 import cProfile
 import io
 import json
+import os
 import platform
 import pstats
 import subprocess
@@ -37,6 +38,7 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import gpytorch
 import numpy as np
 import torch
 from threadpoolctl import threadpool_limits
@@ -44,11 +46,12 @@ from threadpoolctl import threadpool_limits
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from gpytorch_trace import gpytorch_objective, lbfgs_scipy, lbfgs_torch, localbo_objective  # noqa: E402
+from gpytorch_trace import GPyTorchTrace, lbfgs_scipy, lbfgs_torch, localbo_objective  # noqa: E402
 
 from localbo.acquisition import gradient_trace  # noqa: E402
 from localbo.error_function import minimize_trace, starting_designs  # noqa: E402
 from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product  # noqa: E402
+from localbo.io import load_json, save_json  # noqa: E402
 from localbo.kernels import Matern52  # noqa: E402
 from localbo.linalg import cholesky, solve_lower  # noqa: E402
 from localbo.runtime import keep_freed_memory  # noqa: E402
@@ -68,12 +71,6 @@ def start_design(d: int, b: int, sigma: float, seed: int = 0) -> np.ndarray:
     return starts[0]
 
 
-def timed(f, *args) -> float:
-    t0 = time.perf_counter()
-    f(*args)
-    return time.perf_counter() - t0
-
-
 def timed2(f, *args) -> tuple[float, float]:
     """(wall, process CPU) seconds of f(*args)."""
     t0, c0 = time.perf_counter(), time.process_time()
@@ -81,10 +78,10 @@ def timed2(f, *args) -> tuple[float, float]:
     return time.perf_counter() - t0, time.process_time() - c0
 
 
-def interleaved(fns: dict, arg, repeats: int, cpu: bool = False, calls_per_round: int = 1) -> dict:
+def interleaved(fns: dict, arg, repeats: int, calls_per_round: int = 1) -> dict:
     """Median seconds per call of each fn(arg): `repeats` rounds, in each of which every fn is
-    called `calls_per_round` times in a row (order rotated every round); with cpu, also the
-    median process CPU seconds under the key name + "_cpu".
+    called `calls_per_round` times in a row (order rotated every round); also the median process
+    CPU seconds under the key name + "_cpu".
 
     One call per round measures a call right after the other library's (cold caches); several
     measure the steady state an optimizer sees, where calls of one objective follow each other.
@@ -101,8 +98,7 @@ def interleaved(fns: dict, arg, repeats: int, cpu: bool = False, calls_per_round
                 times[n].append(w)
                 cpus[n].append(c)
     out = {n: float(np.median(t)) for n, t in times.items()}
-    if cpu:
-        out.update({n + "_cpu": float(np.median(t)) for n, t in cpus.items()})
+    out.update({n + "_cpu": float(np.median(t)) for n, t in cpus.items()})
     return out
 
 
@@ -111,7 +107,7 @@ def part_eval(args) -> dict:
     with set_threads(args.threads):
         for b in args.eval_b:
             z = start_design(d, b, sigma).ravel()
-            ours, gp = localbo_objective(KERNEL, d, b, sigma**2), gpytorch_objective(d, b, sigma**2)
+            ours, gp = localbo_objective(KERNEL, d, b, sigma**2), GPyTorchTrace(d, b, sigma**2)
             v1, g1 = ours(z)
             v2, g2 = gp(z)
             rel_v = abs(v1 - v2) / abs(v1)
@@ -121,7 +117,6 @@ def part_eval(args) -> dict:
                 {"ours": ours, "gpytorch": gp},
                 z,
                 reps,
-                cpu=True,
                 calls_per_round=args.calls_per_round,
             )
             row = {
@@ -137,7 +132,7 @@ def part_eval(args) -> dict:
                 "ratio_cpu": med["gpytorch_cpu"] / med["ours_cpu"],
                 "repeats": reps,
                 "calls_per_round": args.calls_per_round,
-                "load1": __import__("os").getloadavg()[0],
+                "load1": os.getloadavg()[0],
             }
             out.append(row)
             print(
@@ -171,7 +166,7 @@ def part_restart(args) -> dict:
                             "evaluations": run.evaluations,
                         }
                     else:
-                        r = lbfgs_scipy(gpytorch_objective(d, b, sigma**2), Z0, args.max_iterations)
+                        r = lbfgs_scipy(GPyTorchTrace(d, b, sigma**2), Z0, args.max_iterations)
                         runs[name] = {
                             "seconds": r.seconds,
                             "cpu_seconds": time.process_time() - c0,
@@ -216,15 +211,15 @@ def part_restart(args) -> dict:
 def part_threads(args) -> dict:
     d, sigma, b = args.d, args.sigma, args.threads_b
     z = start_design(d, b, sigma).ravel()
-    ours, gp = localbo_objective(KERNEL, d, b, sigma**2), gpytorch_objective(d, b, sigma**2)
+    ours, gp = localbo_objective(KERNEL, d, b, sigma**2), GPyTorchTrace(d, b, sigma**2)
     times = {(n, t): [] for n in ("ours", "gpytorch") for t in (1, 2)}
     for rep in range(args.threads_repeats):
         for t in (1, 2) if rep % 2 == 0 else (2, 1):
             with set_threads(t):
                 if rep == 0:
                     ours(z), gp(z)
-                times[("ours", t)].append(timed(ours, z))
-                times[("gpytorch", t)].append(timed(gp, z))
+                times[("ours", t)].append(timed2(ours, z)[0])
+                times[("gpytorch", t)].append(timed2(gp, z)[0])
     res = {f"{n}_{t}thr_ms": 1e3 * float(np.median(v)) for (n, t), v in times.items()}
     res.update(b=b, repeats=args.threads_repeats)
     res["ours_speedup_2thr"] = res["ours_1thr_ms"] / res["ours_2thr_ms"]
@@ -248,34 +243,32 @@ def child_eval(
 
     if malloc:
         keep_freed_memory()
-    z = start_design(d, b, sigma)
-    x = np.zeros(d)
-    b_, d_ = z.shape
-    gp = gpytorch_objective(d_, b_, sigma**2)
-    fns = {
-        "ours": lambda Z: gradient_trace(KERNEL, x, Z, sigma**2),
-        "gpytorch": lambda Z: gp(Z.ravel()),
-    }
-    fns = {only: fns[only]}
-    names = list(fns)
-    wall = {n: [] for n in names}
-    cpu = {n: [] for n in names}
-    faults = {n: [] for n in names}
+    Z = start_design(d, b, sigma)
+    if only == "ours":
+        x = np.zeros(d)
+
+        def fn():
+            return gradient_trace(KERNEL, x, Z, sigma**2)
+    else:
+        gp, z = GPyTorchTrace(d, b, sigma**2), Z.ravel()
+
+        def fn():
+            return gp(z)
+
+    wall, cpu, faults = [], [], []
     with set_threads(threads):
-        for n in names:
-            fns[n](z)
+        fn()
         for _ in range(repeats):
-            for n in names:
-                f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
-                w, c = timed2(fns[n], z)
-                faults[n].append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
-                wall[n].append(w)
-                cpu[n].append(c)
-    out = {}
-    for n in names:
-        out[n] = 1e3 * float(np.median(wall[n]))
-        out[n + "_cpu"] = 1e3 * float(np.median(cpu[n]))
-        out[n + "_faults"] = float(np.median(faults[n]))
+            f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+            w, c = timed2(fn)
+            faults.append(resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0)
+            wall.append(w)
+            cpu.append(c)
+    out = {
+        only: 1e3 * float(np.median(wall)),
+        only + "_cpu": 1e3 * float(np.median(cpu)),
+        only + "_faults": float(np.median(faults)),
+    }
     print(json.dumps(out))
 
 
@@ -296,6 +289,8 @@ def part_malloc(args) -> dict:
                         str(reps),
                         str(int(malloc)),
                         str(args.threads),
+                        str(args.d),
+                        str(args.sigma),
                         impl,
                     ]
                     res = subprocess.run(cmd, capture_output=True, text=True, check=True)
@@ -367,7 +362,8 @@ def part_stages(args) -> dict:
                 t.append(time.perf_counter())
                 L, _ = cholesky(K, overwrite=True)
                 t.append(time.perf_counter())
-                V = solve_lower(L, KERNEL.grad_x(x, Z).T)
+                slope_r = KERNEL.slope(np.sqrt(np.sum(U**2, axis=1)))
+                V = solve_lower(L, slope_r[:, None] * U)  # G^T as gradient_trace builds it
                 W = solve_lower(L, V, trans=True)
                 t.append(time.perf_counter())
                 hadamard_gram_product(W, slope, S1)
@@ -387,8 +383,8 @@ STAGES = ("kernel_and_slope", "cholesky", "two_solves", "hadamard_product", "who
 
 def main() -> None:
     if len(sys.argv) > 1 and sys.argv[1] == "--child-eval":
-        b, reps, malloc, threads = (int(v) for v in sys.argv[2:6])
-        child_eval(b, reps, bool(malloc), threads, 10, 0.1, sys.argv[6])
+        b, reps, malloc, threads, d = (int(v) for v in sys.argv[2:7])
+        child_eval(b, reps, bool(malloc), threads, d, float(sys.argv[7]), sys.argv[8])
         return
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     p.add_argument(
@@ -437,15 +433,15 @@ def main() -> None:
         keep_freed_memory()
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    results = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
+    results = load_json(RESULTS) if RESULTS.exists() else {}
     results["machine"] = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "host": platform.node(),
-        "cpus": __import__("os").cpu_count(),
+        "cpus": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
         "torch": torch.__version__,
-        "gpytorch": __import__("gpytorch").__version__,
+        "gpytorch": gpytorch.__version__,
     }
     parts = {
         "eval": part_eval,
@@ -459,7 +455,7 @@ def main() -> None:
         key = args.malloc_key if name == "malloc" else name
         results[key] = parts[name](args)
         results[key]["measured"] = datetime.now(UTC).isoformat(timespec="seconds")
-        RESULTS.write_text(json.dumps(results, indent=1))
+        save_json(RESULTS, results)
     print(f"wrote {RESULTS}")
 
 

@@ -14,7 +14,7 @@
   value = d * c - ||V||_F^2 with c = 5/3, the prior variance of a partial derivative.
 * The gradient in Z is torch autograd through all of it (Cholesky backward included).
 
-Everything is float64 on the CPU. `gpytorch_objective` returns a numpy (value, grad) pair so that
+Everything is float64 on the CPU. `GPyTorchTrace` returns a numpy (value, grad) pair so that
 the same scipy L-BFGS-B driver (`lbfgs_scipy`, the options of
 `localbo.error_function.minimize_trace`) can run either implementation from the same start: a
 like-for-like comparison of the objective, not of two optimizers. `lbfgs_torch` is the pure torch
@@ -66,25 +66,19 @@ def trace_torch(
 
 
 class GPyTorchTrace:
-    """Callable numpy objective: z (b * d,) -> (value, grad (b * d,)), counting evaluations."""
+    """Callable numpy objective: z (b * d,) -> (value, grad (b * d,))."""
 
     def __init__(self, d: int, b: int, noise_var: float):
         self.k, self.kg = make_kernels()
         self.x = torch.zeros(d, dtype=DTYPE)
         self.shape = (b, d)
         self.noise_var = noise_var
-        self.evaluations = 0
 
     def __call__(self, z: np.ndarray) -> tuple[float, np.ndarray]:
-        self.evaluations += 1
         Z = torch.tensor(z.reshape(self.shape), dtype=DTYPE, requires_grad=True)
         value = trace_torch(self.k, self.kg, self.x, Z, self.noise_var)
         (grad,) = torch.autograd.grad(value, Z)
         return float(value.detach()), grad.numpy().ravel()
-
-
-def gpytorch_objective(d: int, b: int, noise_var: float) -> GPyTorchTrace:
-    return GPyTorchTrace(d, b, noise_var)
 
 
 def localbo_objective(kernel, d: int, b: int, noise_var: float) -> Callable:
@@ -94,11 +88,9 @@ def localbo_objective(kernel, d: int, b: int, noise_var: float) -> Callable:
     origin = np.zeros(d)
 
     def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
-        objective.evaluations += 1
         value, grad = gradient_trace(kernel, origin, z.reshape(b, d), noise_var)
         return value, grad.ravel()
 
-    objective.evaluations = 0
     return objective
 
 

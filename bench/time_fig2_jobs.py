@@ -20,7 +20,6 @@ before max_iterations). The extrapolated total is in core-seconds (wall x the ru
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -33,17 +32,13 @@ from threadpoolctl import threadpool_limits
 
 from localbo.acquisition import gradient_trace
 from localbo.error_function import estimate_error_function, starting_designs
-from localbo.grids import log_grid
+from localbo.grids import fig2_blas_threads, fig2_is_large, fig2_panels
+from localbo.io import load_json, save_json
 from localbo.kernels import make_kernel
 from localbo.seeding import rng_for
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-
-
-def job_threads(b: int, large_b: int) -> int:
-    """Same rule as workflow/rules/common.smk:fig2_threads (config fig2.large_b)."""
-    return 2 if b > large_b else 1
 
 
 def main() -> None:
@@ -78,10 +73,7 @@ def main() -> None:
 
     cfg = yaml.safe_load(Path(args.config).read_text())
     f2 = cfg["fig2"]
-    pa, pb = f2["panel_a"], f2["panel_b"]
-    points = {(pa["d"], bb) for bb in log_grid(pa["b_min"], pa["b_max"], pa["num"])}
-    points |= {(dd, pb["b"]) for dd in log_grid(pb["d_min"], pb["d_max"], pb["num"])}
-    points = sorted(points, key=lambda t: (t[1], t[0]))
+    points = sorted(set().union(*fig2_panels(f2).values()), key=lambda t: (t[1], t[0]))
     if args.only_b:
         points = [(d, b) for d, b in points if b in args.only_b]
     sigmas = [float(s) for s in f2["noise_levels"]]
@@ -90,7 +82,7 @@ def main() -> None:
     kernel = make_kernel(f2["kernel"], f2["lengthscale"], f2["outputscale"])
 
     def settings(b: int) -> tuple[int, int]:
-        large = b > f2["large_b"]
+        large = fig2_is_large(f2, b)
         return (
             f2["large_restarts"] if large else f2["restarts"],
             f2["large_max_iterations"] if large else f2["max_iterations"],
@@ -98,27 +90,21 @@ def main() -> None:
 
     rows = []
     if args.resume:
-        rows = [
-            r
-            for r in json.loads(Path(args.resume).read_text())["rows"]
-            if r.get("kind") == "measured"
-        ]
+        rows = [r for r in load_json(args.resume)["rows"] if r.get("kind") == "measured"]
     done = {(r["d"], r["b"], r["sigma"]) for r in rows}
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
 
-    def save():
-        out.write_text(
-            json.dumps(
-                {
-                    "date": datetime.now(UTC).isoformat(timespec="seconds"),
-                    "host": platform.node(),
-                    "config": args.config,
-                    "fig2": f2,
-                    "rows": rows,
-                },
-                indent=1,
-            )
+    def save():  # atomic: the file is rewritten after every job and read back by --resume
+        save_json(
+            out,
+            {
+                "date": datetime.now(UTC).isoformat(timespec="seconds"),
+                "host": platform.node(),
+                "config": args.config,
+                "fig2": f2,
+                "rows": rows,
+            },
         )
 
     # 1) full jobs
@@ -127,7 +113,7 @@ def main() -> None:
         for sigma in timed_sigmas:
             if not (b <= args.max_full_b or (b, sigma) in extra) or (d, b, sigma) in done:
                 continue
-            threads = args.threads or job_threads(b, f2["large_b"])
+            threads = args.threads or fig2_blas_threads(f2, b)
             with threadpool_limits(limits=threads):
                 t0, c0 = time.perf_counter(), time.process_time()
                 est = estimate_error_function(
@@ -183,9 +169,10 @@ def main() -> None:
     for d, b in points:
         restarts, max_it = settings(b)
         for sigma in timed_sigmas:
-            if b <= args.max_full_b or (b, sigma) in extra or b > args.max_eval_b:
+            full = b <= args.max_full_b or (b, sigma) in extra
+            if full or b > args.max_eval_b or (d, b, sigma) in done:
                 continue
-            threads = args.threads or job_threads(b, f2["large_b"])
+            threads = args.threads or fig2_blas_threads(f2, b)
             noise_var = max(sigma**2, f2["min_noise_var"])
             t0 = time.perf_counter()
             starts, _ = starting_designs(

@@ -4,17 +4,14 @@ sigma); a job shared by both panels appears once in each."""
 from localbo.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo.grids import log_grid
     from localbo.io import load_json, save_csv
 
     smk = snakemake  # noqa: F821
-    pa, pb = smk.params.panel_a, smk.params.panel_b
-    panel_a = {(pa["d"], b) for b in log_grid(pa["b_min"], pa["b_max"], pa["num"])}
-    panel_b = {(d, pb["b"]) for d in log_grid(pb["d_min"], pb["d_max"], pb["num"])}
+    panels = {panel: set(map(tuple, points)) for panel, points in smk.params.panels.items()}
     rows = []
     for path in smk.input:
         est = load_json(path)
-        for panel, points in (("a", panel_a), ("b", panel_b)):
+        for panel, points in panels.items():
             if (est["d"], est["b"]) in points:
                 rows.append(
                     {

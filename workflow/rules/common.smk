@@ -2,7 +2,7 @@
 from snakemake.utils import validate
 
 from localbo.config_checks import check_config
-from localbo.grids import log_grid
+from localbo.grids import fig2_blas_threads, fig2_is_large, fig2_panels
 
 validate(config, "../../config/schemas/config.schema.yaml")
 _config_errors = check_config(config)
@@ -27,10 +27,7 @@ FIG2 = config["fig2"]
 
 def fig2_points():
     """Every (d, b) of both panels, deduplicated: a job is shared when the panels meet."""
-    a, b = FIG2["panel_a"], FIG2["panel_b"]
-    points = {(a["d"], bb) for bb in log_grid(a["b_min"], a["b_max"], a["num"])}
-    points |= {(dd, b["b"]) for dd in log_grid(b["d_min"], b["d_max"], b["num"])}
-    return sorted(points)
+    return sorted(set().union(*fig2_panels(FIG2).values()))
 
 
 def fig2_estimates():
@@ -44,7 +41,7 @@ def fig2_estimates():
 def fig2_threads(wildcards):
     """Two BLAS threads pay off only for the largest designs: measured 1.8x at b = 1e4, 1.1x at
     b = 2000, and slower than one thread on a busy node (bench/README.md)."""
-    return 2 if int(wildcards.b) > FIG2["large_b"] else 1
+    return fig2_blas_threads(FIG2, int(wildcards.b))
 
 
 def fig2_mem_mb(wildcards):
@@ -96,7 +93,7 @@ def all_tables():
 def fig2_settings(wildcards):
     """The knobs one (d, b, sigma) job depends on, and nothing else (so a new noise level or
     panel point never reruns existing jobs)."""
-    large = int(wildcards.b) > FIG2["large_b"]
+    large = fig2_is_large(FIG2, int(wildcards.b))
     return {
         "seed": config["seed"],
         "kernel": FIG2["kernel"],

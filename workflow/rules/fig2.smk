@@ -31,8 +31,7 @@ rule fig2_table:
     conda:
         "../../envs/localbo.yaml"
     params:
-        panel_a=FIG2["panel_a"],
-        panel_b=FIG2["panel_b"],
+        panels=fig2_panels(FIG2),
     script:
         "../../scripts/fig2_table.py"
 
