@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-import scipy.linalg as sla
 from scipy.linalg.blas import dtrsm
 from scipy.linalg.lapack import dpotrf
 
@@ -106,8 +105,11 @@ def cholesky(
 
 
 def cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """Solve (L L^T) X = B for X given the lower factor L; B is (n,) or (n, k)."""
-    return sla.cho_solve((L, True), B, check_finite=False)
+    """Solve (L L^T) X = B for X given the lower factor L; B is (n,) or (n, k).
+
+    Two `solve_lower` calls, so a C-ordered L is not copied either.
+    """
+    return solve_lower(L, solve_lower(L, B), trans=True)
 
 
 def solve_lower(L: np.ndarray, B: np.ndarray, trans: bool = False) -> np.ndarray:
@@ -144,7 +146,7 @@ def append_rows(L: np.ndarray, K_cross: np.ndarray, K_new: np.ndarray) -> tuple[
     S = K_new - B.T @ B
     S = 0.5 * (S + S.T)
     L22, jitter = cholesky(S)
-    out = np.zeros((n + m, n + m))
+    out = np.zeros((n + m, n + m), order="F")  # the layout `cholesky` returns
     out[:n, :n] = L
     out[n:, :n] = B.T
     out[n:, n:] = L22
