@@ -23,8 +23,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     smk = snakemake  # noqa: F821
     rows = [run for path in smk.input for run in load_json(path)]
     for row in rows:
-        row.setdefault("iterations", "")
-        row.setdefault("stop", "budget")
+        row.setdefault("iterations", "")  # random search has none
     rows.sort(key=lambda r: (r["method"], r["sigma"], r["d"], r["path"]))
     save_csv(smk.output[0], rows, COLUMNS)
     log.info("wrote %d rows", len(rows))

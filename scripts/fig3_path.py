@@ -4,7 +4,6 @@
 from localbo.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo.io import save_npz
     from localbo.kernels import make_kernel
     from localbo.local_bo import LocalBOSettings, optimal_design
     from localbo.sample_paths import FourierSamplePath
@@ -26,13 +25,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         rng_for(s["seed"], "fig3", "design"),
         settings,
     )
-    save_npz(
-        smk.output.design,
-        offsets=design.offsets,
-        counts=design.counts,
-        value=design.value,
-        includes_center=design.includes_center,
-    )
+    design.save(smk.output.design)
     log.info(
         "path d = %d (M = %d); design of %d points, trace %.3g",
         d,

@@ -10,7 +10,7 @@ from localbo.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
-    from localbo.io import load_npz, save_npz
+    from localbo.io import save_npz
     from localbo.kernels import make_kernel
     from localbo.local_bo import Design, LocalBOSettings, run_noiseless_local_bo
     from localbo.objective import Box
@@ -22,10 +22,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     d = s["d"]
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
     path = FourierSamplePath.load(smk.input.path)
-    saved = load_npz(smk.input.design)
-    design = Design(
-        saved["offsets"], saved["counts"], float(saved["value"]), bool(saved["includes_center"])
-    )
+    design = Design.load(smk.input.design)
     settings = LocalBOSettings(**s["local_bo"])
     box = Box(s["box"]["lower"], s["box"]["upper"], d)
     first, stop = s["runs"]

@@ -59,10 +59,10 @@ class GPUCBSettings:
     tail_a: float = 1.0
     tail_b: float = 1.0
     beta_scale: float = 1.0
-    raw_samples: int = 512
-    local_samples: int = 512
+    raw_samples: int = 256
+    local_samples: int = 256
     local_scale: float = 0.02
-    restarts: int = 5
+    restarts: int = 3
     refine_iterations: int = 50
     min_noise_var: float = 1e-8
 
@@ -154,7 +154,7 @@ def gp_ucb(
     trace = Trace()
     if objective.remaining == 0:
         trace.record(objective, x0)
-        return finish(objective, x0, trace, start_time, iterations=0, max_jitter=0.0)
+        return finish(objective, x0, trace, start_time, iterations=0, stop="budget", max_jitter=0.0)
     x = box.project(np.array(x0, dtype=float))
     gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var)
     best = 0
@@ -171,6 +171,8 @@ def gp_ucb(
         if y[0] < gp.y[best]:
             best = len(gp.y) - 1
         trace.record(objective, gp.X[best])
-    result = finish(objective, gp.X[best], trace, start_time, iterations=t, max_jitter=gp.jitter)
+    result = finish(
+        objective, gp.X[best], trace, start_time, iterations=t, stop="budget", max_jitter=gp.jitter
+    )
     result.observations, result.model = (gp.X, gp.y), gp
     return result

@@ -160,7 +160,6 @@ class GradientEstimate:
 
     Attributes:
         x: (d,) point. queries: (n, d). observations: (n,) noisy values.
-        design_trace: alpha_trace of the design under the design GP.
         fit: the ML-II fit.
         gradient: (d,) grad mu_D(x) of the fitted GP.
         gradient_std: (d,) posterior standard deviations of the partial derivatives at x.
@@ -171,7 +170,6 @@ class GradientEstimate:
     x: np.ndarray
     queries: np.ndarray
     observations: np.ndarray
-    design_trace: float
     fit: FitResult
     gradient: np.ndarray
     gradient_std: np.ndarray
@@ -216,7 +214,6 @@ def estimate_gradient(
         x=x,
         queries=Z,
         observations=y,
-        design_trace=design.trace,
         fit=fit,
         gradient=g,
         gradient_std=np.sqrt(np.maximum(np.diagonal(gp.grad_cov(x)), 0.0)),

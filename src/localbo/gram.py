@@ -62,15 +62,6 @@ class UpperBlocks:
         """A flat array as large as the largest block."""
         return np.empty(max((b.size for b in self.blocks), default=0))
 
-    def full(self) -> np.ndarray:
-        """The (n, n) symmetric matrix (for tests)."""
-        n = self.blocks[0].shape[1] if self.blocks else 0
-        out = np.empty((n, n))
-        for (i0, i1), block in zip(self.ranges, self.blocks, strict=True):
-            out[i0:i1, i0:] = block
-            out[i0:, i0:i1] = block.T
-        return out
-
 
 def fill_kernel_and_slope(
     kernel: Kernel, U: np.ndarray, noise_var: float | np.ndarray, K: np.ndarray, slope: UpperBlocks

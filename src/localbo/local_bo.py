@@ -34,6 +34,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from scipy.optimize import minimize
@@ -44,6 +45,7 @@ from localbo.error_function import (
     differencing_design_value,
     minimize_trace,
 )
+from localbo.io import load_npz, save_npz
 from localbo.kernels import Kernel
 from localbo.linalg import cho_solve, cholesky
 from localbo.objective import (
@@ -139,6 +141,22 @@ class Design:
     def points(self, x: np.ndarray) -> np.ndarray:
         """(p, d) unique points around x."""
         return x[None, :] + self.offsets
+
+    def save(self, path: str | Path) -> None:
+        save_npz(
+            path,
+            offsets=self.offsets,
+            counts=self.counts,
+            value=self.value,
+            includes_center=self.includes_center,
+        )
+
+    @classmethod
+    def load(cls, path: str | Path) -> Design:
+        data = load_npz(path)
+        return cls(
+            data["offsets"], data["counts"], float(data["value"]), bool(data["includes_center"])
+        )
 
 
 def optimal_design(

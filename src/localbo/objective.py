@@ -101,10 +101,6 @@ class NoisyObjective:
         self.used = 0
 
     @property
-    def dim(self) -> int:
-        return self.path.dim
-
-    @property
     def remaining(self) -> int:
         return self.budget - self.used
 

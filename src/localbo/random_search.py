@@ -59,7 +59,7 @@ def random_search(
         if y[i] < best_y:
             best_x, best_y = X[i], float(y[i])
         trace.record(objective, best_x)
-    result = finish(objective, best_x, trace, start_time, best_observation=best_y)
+    result = finish(objective, best_x, trace, start_time, stop="budget", best_observation=best_y)
     if seen_X:
         result.observations = (np.vstack(seen_X), np.concatenate(seen_y))
     return result

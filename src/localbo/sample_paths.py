@@ -70,10 +70,6 @@ class FourierSamplePath:
         weights = amplitude * rng.standard_normal(num_features)
         return cls(omega, phases, weights)
 
-    @property
-    def dim(self) -> int:
-        return self.frequencies.shape[1]
-
     def _angles(self, X: np.ndarray) -> np.ndarray:
         return np.atleast_2d(X) @ self.frequencies.T + self.phases  # (n, M)
 

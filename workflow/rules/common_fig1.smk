@@ -47,13 +47,18 @@ def fig1_path_settings(wildcards):
     }
 
 
-def fig1_run_settings(wildcards):
-    """What one job depends on: the kernel, budget, box and its own method's knobs only."""
-    knobs = {
+def fig1_method_knobs(method):
+    """A method's own settings, without the job bookkeeping (noise levels, chunking, budget)."""
+    return {
         k: v
-        for k, v in FIG1[wildcards.method].items()
+        for k, v in FIG1[method].items()
         if k not in ("noise_levels", "paths_per_job", "budget")
     }
+
+
+def fig1_run_settings(wildcards):
+    """What one job depends on: the kernel, budget, box and its own method's knobs only."""
+    knobs = fig1_method_knobs(wildcards.method)
     return {
         **fig1_path_settings(wildcards),
         "budget": fig1_budget(wildcards.method),

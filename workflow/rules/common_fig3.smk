@@ -13,20 +13,11 @@ def fig3_chunk_files():
 
 def fig3_model_settings(wildcards):
     """Kernel, features and local-BO knobs shared with Fig. 1 (the paper: same settings)."""
-    local_bo = {
-        k: v
-        for k, v in config["fig1"]["local_bo"].items()
-        if k not in ("noise_levels", "paths_per_job")
-    }
     return {
-        "seed": config["seed"],
+        **fig1_path_settings(wildcards),
         "d": FIG3["d"],
         "path_index": FIG3["path_index"],
-        "kernel": config["fig1"]["kernel"],
-        "lengthscale": config["fig1"]["lengthscale"],
-        "outputscale": config["fig1"]["outputscale"],
-        "num_features": config["fig1"]["num_features"],
-        "local_bo": local_bo,
+        "local_bo": fig1_method_knobs("local_bo"),
     }
 
 
@@ -35,8 +26,8 @@ def fig3_chunk_settings(wildcards):
     start = chunk * FIG3["chunk_size"]
     return {
         **fig3_model_settings(wildcards),
-        "budget": config["fig1"]["budget"],
-        "box": config["fig1"]["box"],
+        "budget": fig1_budget("local_bo"),
+        "box": FIG1["box"],
         "runs": [start, min(start + FIG3["chunk_size"], FIG3["num_restarts"])],
     }
 
