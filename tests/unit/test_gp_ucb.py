@@ -75,4 +75,6 @@ def test_spends_exactly_its_budget_reproducibly_and_returns_the_best_observation
 def test_beats_its_first_point_on_a_noiseless_path():
     res, f = _run(budget=30)
     assert res.value <= f(np.zeros((1, 2)))[0]
+    # and by more than the path's prior standard deviation (1): GP-UCB makes progress
+    assert res.value < f(np.zeros((1, 2)))[0] - 1.0
     assert res.value == pytest.approx(np.min(f(res.observations[0])), rel=1e-13)

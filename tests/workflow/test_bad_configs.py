@@ -31,6 +31,18 @@ BAD_CONFIGS = {
     "unknown-step-rule": ("fig1:\n  local_bo: {step_rule: adam}\n", "step_rule"),
     "chunk-size-zero": ("fig3:\n  chunk_size: 0\n", "chunk_size"),
     "band-above-one": ("fig3:\n  band: 1.5\n", "band"),
+    "start-outside-box": ("fig1:\n  box: {lower: 1.0, upper: 5.0}\n", "fig1.box"),
+    "no-noiseless-level": (
+        "fig1:\n  local_bo: {noise_levels: [0.1]}\n",
+        "fig1.local_bo.noise_levels",
+    ),
+    "unknown-schedule": ("fig1:\n  local_bo: {schedule: d_t3}\n", "schedule"),
+    "delta-above-1": ("fig1:\n  gp_ucb: {delta: 1.5}\n", "delta"),
+    "no-paths": ("fig1:\n  num_paths: 0\n", "num_paths"),
+    "unknown-fig4-case": (
+        "gradient_estimation:\n  fig4: [l1_n5, missing_case]\n",
+        "gradient_estimation.fig4",
+    ),
 }
 
 

@@ -6,7 +6,7 @@ import csv
 import pytest
 import yaml
 
-from tests.workflow.helpers import TINY, snakemake
+from tests.workflow.helpers import TINY
 
 pytestmark = pytest.mark.workflow
 
@@ -38,31 +38,3 @@ def test_fig1_table_and_figure(tiny_run):
     for ext in ("pdf", "png"):
         assert (tiny_run / f"figures/fig1_local_solutions.{ext}").stat().st_size > 10_000
     assert (tiny_run / "results/fig1/paths/d1/path0.npz").exists()
-
-
-@pytest.mark.parametrize(
-    ("text", "key"),
-    [
-        ("fig1:\n  box: {lower: 1.0, upper: 5.0}\n", "fig1.box"),
-        ("fig1:\n  local_bo: {noise_levels: [0.1]}\n", "fig1.local_bo.noise_levels"),
-        ("fig1:\n  local_bo: {schedule: d_t3}\n", "schedule"),
-        ("fig1:\n  gp_ucb: {delta: 1.5}\n", "delta"),
-        ("fig1:\n  num_paths: 0\n", "num_paths"),
-    ],
-    ids=[
-        "start-outside-box",
-        "no-noiseless-level",
-        "unknown-schedule",
-        "delta-above-1",
-        "no-paths",
-    ],
-)
-def test_bad_fig1_config_fails_fast_naming_the_key(tmp_path, text, key):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(text)
-    workdir = tmp_path / "run"
-    proc = snakemake(workdir, "--cores", "1", configfiles=(TINY, bad), check=False, timeout=120)
-    output = proc.stdout + proc.stderr
-    assert proc.returncode != 0
-    assert key in output, output[-2000:]
-    assert not (workdir / "results").exists()

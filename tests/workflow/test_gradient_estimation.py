@@ -3,7 +3,6 @@ queries; and the semantic checks of the `gradient_estimation` config section."""
 
 import copy
 import csv
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,7 +10,7 @@ import yaml
 
 from localbo.config_checks import check_gradient_estimation
 from localbo.io import load_npz
-from tests.workflow.helpers import REPO, TINY, snakemake
+from tests.workflow.helpers import REPO
 
 pytestmark = pytest.mark.workflow
 
@@ -25,14 +24,8 @@ TARGETS = (
 SECTION = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["gradient_estimation"]
 
 
-@pytest.fixture
-def run(tiny_run) -> Path:
-    """The shared tiny run of the whole pipeline (tests/workflow/conftest.py)."""
-    return tiny_run
-
-
-def test_table_has_every_case_beside_the_paper(run):
-    with open(run / "results/gradient_estimation/summary.csv") as handle:
+def test_table_has_every_case_beside_the_paper(tiny_run):
+    with open(tiny_run / "results/gradient_estimation/summary.csv") as handle:
         rows = {row["case"]: row for row in csv.DictReader(handle)}
     assert set(rows) == set(SECTION["cases"])
     assert float(rows["l1_n5"]["paper_grad_2"]) == 0.318
@@ -42,15 +35,15 @@ def test_table_has_every_case_beside_the_paper(run):
         assert float(row["lengthscale"]) >= SECTION["fit"]["lengthscale_bounds"][0] * (1 - 1e-9)
 
 
-def test_figures_exist_and_are_not_empty(run):
+def test_figures_exist_and_are_not_empty(tiny_run):
     for target in TARGETS[1:]:
-        assert (run / target).stat().st_size > 1000, target
+        assert (tiny_run / target).stat().st_size > 1000, target
 
 
-def test_quadratic_and_l1_share_their_queries(run):
+def test_quadratic_and_l1_share_their_queries(tiny_run):
     """The paper's Fig. 4 (a) and (b) use exactly the same samples."""
-    a = load_npz(run / "results/gradient_estimation/quadratic_n5.npz")
-    b = load_npz(run / "results/gradient_estimation/l1_n5.npz")
+    a = load_npz(tiny_run / "results/gradient_estimation/quadratic_n5.npz")
+    b = load_npz(tiny_run / "results/gradient_estimation/l1_n5.npz")
     np.testing.assert_array_equal(a["queries"], b["queries"])
 
 
@@ -68,12 +61,3 @@ def test_semantic_checks_name_the_key(edit, message):
     edit(section)
     errors = check_gradient_estimation(section)
     assert len(errors) == 1 and message in errors[0], errors
-
-
-def test_bad_section_stops_before_any_job(tmp_path):
-    bad = tmp_path / "bad.yaml"
-    bad.write_text("gradient_estimation:\n  fig4: [l1_n5, missing_case]\n")
-    proc = snakemake(tmp_path / "run", "--cores", "1", configfiles=(TINY, bad), check=False)
-    assert proc.returncode != 0
-    assert "gradient_estimation.fig4" in proc.stdout + proc.stderr
-    assert not (tmp_path / "run" / "results").exists()

@@ -24,6 +24,10 @@ def test_every_figure_and_table_is_written(tiny_run):
     for row in rows:
         assert float(row["estimate"]) <= float(row["central_design"]) + 1e-12
         assert float(row["estimate"]) > 0
+    # never above the differencing designs holds by construction; the L-BFGS designs must
+    # also beat them somewhere
+    best_design = [min(float(r["central_design"]), float(r["forward_design"])) for r in rows]
+    assert any(float(r["estimate"]) < 0.99 * v for r, v in zip(rows, best_design, strict=True))
 
 
 def test_rerun_has_nothing_to_do(tiny_run):
