@@ -29,7 +29,8 @@ import numpy as np
 
 from localbo.error_function import minimize_trace
 from localbo.hyperparameters import Bounds, FitResult, fit_hyperparameters, fitted_gp
-from localbo.kernels import Kernel
+from localbo.kernels import Kernel, make_kernel
+from localbo.seeding import rng_for
 
 
 def quadratic(X: np.ndarray) -> np.ndarray:
@@ -220,3 +221,58 @@ def estimate_gradient(
         subdifferential=box,
         error=distance_to_box(g, box),
     )
+
+
+def run_case(
+    section: dict,
+    function: str,
+    x: np.ndarray,
+    n: int,
+    noise_std: float,
+    seed: int,
+    design_restarts: int | None = None,
+    fit_restarts: int | None = None,
+) -> tuple[Design, GradientEstimate]:
+    """One Fig. 4/5 case as the pipeline runs it: design the n queries at x, observe f with
+    noise, fit by ML-II, return grad mu_D(x).
+
+    Args:
+        section: the config's `gradient_estimation` section (kernel, design, fit).
+        function: a key of TEST_FUNCTIONS. x: (d,) point. n: number of queries.
+        noise_std: observation noise. seed: the config's seed.
+        design_restarts, fit_restarts: override the section's restarts (tests run fewer).
+
+    Streams are keyed by (x, n) only, so cases at the same point with the same n share queries
+    and noise draws; the ML-II starts also depend on the function.
+    """
+    design_cfg, fit_cfg = section["design"], section["fit"]
+    x = np.asarray(x, dtype=float)
+    coords = ("gradient_estimation", n, *x.tolist())
+    kernel = make_kernel(section["kernel"], design_cfg["lengthscale"], design_cfg["outputscale"])
+    design = design_queries(
+        kernel,
+        x,
+        n,
+        design_cfg["noise_var"],
+        rng_for(seed, *coords, "design"),
+        restarts=design_restarts or design_cfg["restarts"],
+        start_std=design_cfg["start_std"],
+        max_iterations=design_cfg["max_iterations"],
+    )
+    estimate = estimate_gradient(
+        function,
+        x,
+        design,
+        section["kernel"],
+        noise_std,
+        rng_for(seed, *coords, "noise"),
+        rng_for(seed, *coords, "fit", function),
+        fit_restarts=fit_restarts or fit_cfg["restarts"],
+        bounds=Bounds(
+            lengthscale=tuple(fit_cfg["lengthscale_bounds"]),
+            outputscale=tuple(fit_cfg["outputscale_bounds"]),
+            noise_var=tuple(fit_cfg["noise_var_bounds"]),
+        ),
+        fit_max_iterations=fit_cfg["max_iterations"],
+    )
+    return design, estimate

@@ -10,7 +10,6 @@ import yaml
 
 from localbo import gradient_estimation as ge
 from localbo.acquisition import gradient_trace
-from localbo.hyperparameters import Bounds
 from localbo.kernels import make_kernel
 from localbo.linalg import JitterWarning
 from localbo.seeding import rng_for
@@ -23,38 +22,12 @@ DESIGN_RESTARTS, FIT_RESTARTS = 2, 5
 
 
 def estimate(function, x, n, noise_std, seed):
-    """One case as the pipeline runs it: design, noisy values, ML-II, grad mu_D(x)."""
-    design_cfg, fit_cfg = CONFIG["design"], CONFIG["fit"]
-    x = np.asarray(x, dtype=float)
-    kernel = make_kernel(CONFIG["kernel"], design_cfg["lengthscale"], design_cfg["outputscale"])
-    coords = ("test", n, *x.tolist())
+    """One case as the pipeline runs it (`run_case`), with fewer restarts."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", JitterWarning)
-        design = ge.design_queries(
-            kernel,
-            x,
-            n,
-            design_cfg["noise_var"],
-            rng_for(seed, *coords, "design"),
-            restarts=DESIGN_RESTARTS,
-            start_std=design_cfg["start_std"],
-            max_iterations=design_cfg["max_iterations"],
-        )
-        return ge.estimate_gradient(
-            function,
-            x,
-            design,
-            CONFIG["kernel"],
-            noise_std,
-            rng_for(seed, *coords, "noise"),
-            rng_for(seed, *coords, "fit", function),
-            fit_restarts=FIT_RESTARTS,
-            bounds=Bounds(
-                tuple(fit_cfg["lengthscale_bounds"]),
-                tuple(fit_cfg["outputscale_bounds"]),
-                tuple(fit_cfg["noise_var_bounds"]),
-            ),
-        )
+        return ge.run_case(CONFIG, function, x, n, noise_std, seed, DESIGN_RESTARTS, FIT_RESTARTS)[
+            1
+        ]
 
 
 def test_subdifferential_boxes():
