@@ -104,17 +104,23 @@ class LBFGSRun:
 
 
 def lbfgs_scipy(objective: Callable, Z0: np.ndarray, max_iterations: int) -> LBFGSRun:
-    """scipy L-BFGS-B with exactly the options of `localbo.error_function.minimize_trace`."""
+    """scipy L-BFGS-B with exactly the options of `localbo.error_function.minimize_trace`, the
+    start's value taken from L-BFGS-B's first evaluation as there."""
     t0 = time.perf_counter()
-    start_value = objective(Z0.ravel())[0]
+    values: list[float] = []
     iterations = 0
+
+    def recorded(z: np.ndarray) -> tuple[float, np.ndarray]:
+        value, grad = objective(z)
+        values.append(value)
+        return value, grad
 
     def count(_):
         nonlocal iterations
         iterations += 1
 
     res = minimize(
-        objective,
+        recorded,
         Z0.ravel(),
         jac=True,
         method="L-BFGS-B",
@@ -122,10 +128,10 @@ def lbfgs_scipy(objective: Callable, Z0: np.ndarray, max_iterations: int) -> LBF
         options={"maxiter": max_iterations, **LBFGS_OPTIONS},
     )
     return LBFGSRun(
-        value=min(float(res.fun), start_value),
-        start_value=start_value,
+        value=min(float(res.fun), values[0]),
+        start_value=values[0],
         iterations=iterations,
-        evaluations=res.nfev + 1,
+        evaluations=res.nfev,
         seconds=time.perf_counter() - t0,
     )
 

@@ -232,14 +232,15 @@ def minimize_trace(
     x = np.zeros(d) if x is None else x
     noise = noise_var if X_data is None else np.concatenate([noise_data, np.full(b, noise_var)])
     evaluations = 0
+    trace: list[float] = []  # L-BFGS-B's first evaluation is the start: trace[0]
 
     def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
         nonlocal evaluations
         evaluations += 1
         value, grad = gradient_trace(kernel, x, z.reshape(b, d), noise, X_data)
+        if not trace:
+            trace.append(value)
         return value, grad.ravel()
-
-    trace = [objective(Z0.ravel())[0]]
 
     def record(intermediate_result: OptimizeResult) -> None:
         trace.append(float(intermediate_result.fun))

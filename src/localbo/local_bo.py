@@ -43,6 +43,7 @@ from localbo.error_function import (
     DESIGN_KINDS,
     differencing_design,
     differencing_design_value,
+    expand_design,
     minimize_trace,
 )
 from localbo.io import load_npz, save_npz
@@ -191,18 +192,18 @@ def optimal_design(
         (differencing_design_value(kernel, kind, d, b, noise_var) for kind in kinds),
         key=lambda dv: dv.value,
     )
-    P, counts = differencing_design(best.kind, d, b)
-    P = best.step * P
+    unit, counts = differencing_design(best.kind, d, b)
+    P = best.step * unit
     start = Design(P, counts, best.value, include_center)
     if b > settings.design_optimize_max_b or settings.design_max_iterations == 0:
         return start
     x = np.zeros(d) if center is None else np.asarray(center, dtype=float)
     if include_center:  # forward design: row 0 is the origin
         center_count = int(counts[0])
-        Z0 = np.repeat(P[1:], counts[1:], axis=0)
+        Z0 = expand_design(unit[1:], counts[1:], best.step)
         X_data, noise_data = x[None, :], np.array([noise_var / center_count])
     else:
-        Z0, X_data, noise_data = np.repeat(P, counts, axis=0), None, None
+        Z0, X_data, noise_data = expand_design(unit, counts, best.step), None, None
     Z0 = x + Z0 + settings.design_perturbation * best.step * rng.standard_normal(Z0.shape)
     run = minimize_trace(
         kernel, Z0, noise_var, settings.design_max_iterations, x, X_data, noise_data
@@ -233,6 +234,7 @@ class DesignCache:
     rng: np.random.Generator
     settings: LocalBOSettings
     designs: dict[int, Design] = field(default_factory=dict)
+    gradient_maps: dict[int, np.ndarray] = field(default_factory=dict)
 
     def get(self, b: int) -> Design:
         if b not in self.designs:
@@ -240,6 +242,14 @@ class DesignCache:
                 self.kernel, self.d, b, self.noise_var, self.include_center, self.rng, self.settings
             )
         return self.designs[b]
+
+    def weights(self, b: int) -> np.ndarray:
+        """The gradient map of the design of b evaluations (`design_gradient_weights`)."""
+        if b not in self.gradient_maps:
+            self.gradient_maps[b] = design_gradient_weights(
+                self.kernel, self.get(b), self.noise_var
+            )
+        return self.gradient_maps[b]
 
 
 # --- the gradient estimate ---------------------------------------------------------------------
@@ -457,25 +467,22 @@ def run_noisy(
         objective: the noisy objective. kernel: GP kernel (known hyperparameters).
         x0: (d,) start. box: the domain of the projection.
         settings: `LocalBOSettings` (schedule, batch_factor, step_rule, step_size, data_window).
-        designs: cache of optimal designs without the center.
+        designs: cache of optimal designs without the center (its noise variance is the
+            objective's sigma^2 plus the nugget).
     """
     start_time = time.perf_counter()
     d = x0.shape[0]
-    noise_var = objective.sigma**2 + settings.min_noise_var
+    noise_var = designs.noise_var
     x = box.project(np.array(x0, dtype=float))
     trace = Trace()
     trace.record(objective, x)
     past: deque[Batch] = deque(maxlen=settings.data_window)
-    weights: dict[int, np.ndarray] = {}  # gradient map of each batch size's design
     t = 0
     while objective.remaining > 0:
         t += 1
         b = min(batch_size(settings.schedule, d, t, settings.batch_factor), objective.remaining)
-        design = designs.get(b)
-        if b not in weights:
-            weights[b] = design_gradient_weights(kernel, design, noise_var)
         _, g = estimate_gradient(
-            objective, kernel, x, design, weights[b], noise_var, past, settings
+            objective, kernel, x, designs.get(b), designs.weights(b), noise_var, past, settings
         )
         if settings.step_rule == "normalized":
             norm = float(np.linalg.norm(g))
