@@ -43,7 +43,7 @@ import yaml
 from threadpoolctl import threadpool_limits
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, minimize_lcb, srinivas_beta
+from localbo.gp_ucb import GPUCBSettings, minimize_lcb
 from localbo.io import load_json, save_json
 from localbo.kernels import RBF
 from localbo.objective import Box
@@ -64,8 +64,7 @@ def localbo_iterations(X, y, f, box, args, rng) -> list[float]:
     times = []
     for _ in range(args.iterations):
         start = time.perf_counter()
-        t = len(gp.y) + 1
-        beta = srinivas_beta(t, box.d, box.width, settings.delta, 1.0, 1.0)
+        beta = settings.beta(len(gp.y) + 1, box.d, box.width)
         best = int(np.argmin(gp.y))
         x = minimize_lcb(gp, box, gp.X[best], math.sqrt(beta), rng, settings)
         gp.append(x[None, :], f(x[None, :]))
@@ -74,11 +73,18 @@ def localbo_iterations(X, y, f, box, args, rng) -> list[float]:
 
 
 def botorch_candidate(
-    train_X, train_Y, noise_var: float, box: Box, num_restarts: int, raw_samples: int, **options
+    train_X,
+    train_Y,
+    noise_var: float,
+    box: Box,
+    ucb: GPUCBSettings,
+    num_restarts: int,
+    raw_samples: int,
+    **options,
 ):
     """One step of BoTorch's standard loop: a SingleTaskGP with our fixed hyperparameters (RBF,
-    lengthscale 1, outputscale 1, zero mean, noise variance `noise_var`), UCB with our beta_t,
-    minimized by optimize_acqf over the box. Returns the (1, d) candidate tensor."""
+    lengthscale 1, outputscale 1, zero mean, noise variance `noise_var`), UCB with our beta_t
+    (`ucb.beta`), minimized by optimize_acqf over the box. Returns the (1, d) candidate tensor."""
     import torch
     from botorch.acquisition import UpperConfidenceBound
     from botorch.models import SingleTaskGP
@@ -101,7 +107,7 @@ def botorch_candidate(
         outcome_transform=None,
     ).to(dtype)
     model.eval()
-    beta = srinivas_beta(train_X.shape[0] + 1, box.d, box.width, 0.1, 1.0, 1.0)
+    beta = ucb.beta(train_X.shape[0] + 1, box.d, box.width)
     acq = UpperConfidenceBound(model, beta=beta, maximize=False)
     bounds = torch.tensor([[box.lower] * box.d, [box.upper] * box.d], dtype=dtype)
     cand, _ = optimize_acqf(
@@ -129,6 +135,7 @@ def botorch_iterations(X, y, f, box, args) -> list[float]:
                 train_Y,
                 args.noise_var,
                 box,
+                GPUCBSettings(),
                 args.restarts,
                 args.raw_samples,
                 options={"maxiter": args.maxiter},
@@ -139,8 +146,11 @@ def botorch_iterations(X, y, f, box, args) -> list[float]:
     return times
 
 
-def botorch_run(f: FourierSamplePath, box: Box, budget: int, args: argparse.Namespace) -> float:
-    """BoTorch's GP-UCB loop from x = 0 for `budget` noiseless evaluations; f at the best one."""
+def botorch_run(
+    f: FourierSamplePath, box: Box, budget: int, ucb: GPUCBSettings, args: argparse.Namespace
+) -> float:
+    """BoTorch's GP-UCB loop from x = 0 for `budget` noiseless evaluations, beta_t of `ucb`;
+    f at the best one."""
     import gpytorch
     import torch
 
@@ -155,6 +165,7 @@ def botorch_run(f: FourierSamplePath, box: Box, budget: int, args: argparse.Name
                 train_Y,
                 args.botorch_noise_var,
                 box,
+                ucb,
                 args.botorch_restarts,
                 args.botorch_raw_samples,
             )
@@ -164,11 +175,18 @@ def botorch_run(f: FourierSamplePath, box: Box, budget: int, args: argparse.Name
     return float(f(train_X[best : best + 1].numpy())[0])
 
 
+def json_args(args: argparse.Namespace) -> dict:
+    """The command line as JSON values (paths as strings)."""
+    return {k: str(v) if isinstance(v, Path) else v for k, v in vars(args).items()}
+
+
 def quality(args: argparse.Namespace) -> None:
     """Best true value of ours and BoTorch's GP-UCB on args.paths sample paths (sigma = 0)."""
     import torch
 
-    section = yaml.safe_load(Path("config/config.yaml").read_text())["fig1"]
+    section = yaml.safe_load(
+        (Path(__file__).resolve().parents[1] / "config/config.yaml").read_text()
+    )["fig1"]
     drop = ("noise_levels", "paths_per_job", "budget")
     settings = {k: v for k, v in section["gp_ucb"].items() if k not in drop}
     box = Box(-5.0, 5.0, args.quality_d)
@@ -192,7 +210,7 @@ def quality(args: argparse.Namespace) -> None:
         ours_s = time.perf_counter() - start
         torch.manual_seed(i)
         start = time.perf_counter()
-        theirs = botorch_run(f, box, args.budget, args)
+        theirs = botorch_run(f, box, args.budget, GPUCBSettings(**settings), args)
         theirs_s = time.perf_counter() - start
         row = {"path": i, "ours": float(result.value), "ours_seconds": ours_s}
         rows.append(row | {"botorch": theirs, "botorch_seconds": theirs_s})
@@ -274,9 +292,7 @@ def main() -> None:
         a, b = float(np.median(ours)), float(np.median(theirs))
         rows.append({"n": n, "localbo_seconds": ours, "botorch_seconds": theirs, "ratio": b / a})
         print(f"{n:<7d} {a:12.3f} {b:14.3f} {b / a:14.2f}", flush=True)
-    save_json(
-        args.out, {"d": args.d, "settings": vars(args) | {"out": str(args.out)}, "rows": rows}
-    )
+    save_json(args.out, {"d": args.d, "settings": json_args(args), "rows": rows})
 
 
 if __name__ == "__main__":

@@ -66,6 +66,10 @@ class GPUCBSettings:
     refine_iterations: int = 50
     min_noise_var: float = 1e-8
 
+    def beta(self, t: int, d: int, width: float) -> float:
+        """beta_t of step t in a box of the given width: beta_scale x Srinivas Theorem 2."""
+        return self.beta_scale * srinivas_beta(t, d, width, self.delta, self.tail_a, self.tail_b)
+
 
 def srinivas_beta(t: int, d: int, r: float, delta: float, a: float, b: float) -> float:
     """beta_t of Theorem 2 of Srinivas et al. (2010) for D subset [0, r]^d, t >= 1."""
@@ -162,10 +166,9 @@ def gp_ucb(
     t = 1
     while objective.remaining > 0:
         t += 1
-        beta = settings.beta_scale * srinivas_beta(
-            t, d, box.width, settings.delta, settings.tail_a, settings.tail_b
+        x = minimize_lcb(
+            gp, box, gp.X[best], math.sqrt(settings.beta(t, d, box.width)), rng, settings
         )
-        x = minimize_lcb(gp, box, gp.X[best], math.sqrt(beta), rng, settings)
         y = objective(x[None, :])
         gp.append(x[None, :], y)
         if y[0] < gp.y[best]:
