@@ -28,7 +28,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         x, Z, y = arrays["x"], arrays["queries"], arrays["observations"]
         gp = fitted_gp(summary["kernel"], Hyperparameters(**summary["hyperparameters"]), Z, y)
         t = np.linspace(x[0] - HALF_WIDTH, x[0] + HALF_WIDTH, 400)[:, None]
-        mu, sd = gp.mean(t), np.sqrt(gp.variance(t))
+        mu, var = gp.mean_and_variance(t)
+        sd = np.sqrt(var)
         f = TEST_FUNCTIONS[summary["function"]].value
         slope = float(arrays["gradient"][0])
         mu_x = float(gp.mean(x[None])[0])

@@ -75,8 +75,14 @@ class GP:
 
     def variance(self, Xs: np.ndarray) -> np.ndarray:
         """Posterior variance of f (noise excluded) at (m, d) points; returns (m,)."""
-        V = solve_lower(self.L, self.kernel(self.X, Xs))
-        return np.maximum(self.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+        return self.mean_and_variance(Xs)[1]
+
+    def mean_and_variance(self, Xs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Posterior mean and variance at (m, d) points from one cross-covariance; (m,) each."""
+        Kc = self.kernel(Xs, self.X)  # (m, n)
+        V = solve_lower(self.L, Kc.T)
+        variance = np.maximum(self.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+        return self.prior_mean + Kc @ self.weights, variance
 
     def grad_mean(self, x: np.ndarray) -> np.ndarray:
         """Posterior mean of grad f(x) at a (d,) point; returns (d,)."""

@@ -35,7 +35,7 @@ from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.kernels import Kernel
-from localbo.linalg import cho_solve, solve_lower
+from localbo.linalg import cho_solve
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 
 
@@ -79,10 +79,7 @@ def srinivas_beta(t: int, d: int, r: float, delta: float, a: float, b: float) ->
 
 def lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float) -> np.ndarray:
     """lcb(x) = mu(x) - sqrt(beta) s(x) at (m, d) candidates; returns (m,)."""
-    Kc = gp.kernel(C, gp.X)  # (m, n)
-    mean = gp.prior_mean + Kc @ gp.weights
-    V = solve_lower(gp.L, Kc.T)
-    var = np.maximum(gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+    mean, var = gp.mean_and_variance(C)
     return mean - sqrt_beta * np.sqrt(var)
 
 
