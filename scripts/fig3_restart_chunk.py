@@ -26,11 +26,15 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     settings = LocalBOSettings(**s["local_bo"])
     box = Box(s["box"]["lower"], s["box"]["upper"], d)
     first, stop = s["runs"]
-    rows = []
+    columns = {"run": [], "value": [], "gradient_norm": [], "evaluations": [], "seconds": []}
     for i in range(first, stop):
         x0 = box.uniform(1, rng_for(s["seed"], "fig3", "start", i))[0]
         result = run_noiseless_local_bo(path, kernel, x0, s["budget"], design, settings)
-        rows.append((i, result.value, result.gradient_norm, result.evaluations, result.seconds))
+        columns["run"].append(i)
+        columns["value"].append(result.value)
+        columns["gradient_norm"].append(result.gradient_norm)
+        columns["evaluations"].append(result.evaluations)
+        columns["seconds"].append(result.seconds)
         if (i - first) % 25 == 0:
             log.info(
                 "run %d: f = %.4f, |grad f| = %.2e, %d evaluations, %.2f s",
@@ -40,18 +44,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                 result.evaluations,
                 result.seconds,
             )
-    table = np.array(rows, dtype=float).reshape(-1, 5)
-    save_npz(
-        smk.output[0],
-        run=table[:, 0].astype(np.int64),
-        value=table[:, 1],
-        gradient_norm=table[:, 2],
-        evaluations=table[:, 3].astype(np.int64),
-        seconds=table[:, 4],
-    )
+    integer = ("run", "evaluations")
+    arrays = {k: np.array(v, dtype=np.int64 if k in integer else float) for k, v in columns.items()}
+    save_npz(smk.output[0], **arrays)
     log.info(
         "%d runs, median value %.4f, %.1f s in all",
-        len(rows),
-        np.median(table[:, 1]),
-        table[:, 4].sum(),
+        stop - first,
+        np.median(arrays["value"]),
+        arrays["seconds"].sum(),
     )

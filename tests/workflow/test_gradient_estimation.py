@@ -1,14 +1,12 @@
 """Figs. 4 and 5 on the tiny config: the table beside the paper's values, both figures, shared
-queries; and the semantic checks of the `gradient_estimation` config section."""
+queries (the section's semantic checks: tests/unit/test_config_checks.py)."""
 
-import copy
 import csv
 
 import numpy as np
 import pytest
 import yaml
 
-from localbo.config_checks import check_gradient_estimation
 from localbo.io import load_npz
 from tests.workflow.helpers import REPO
 
@@ -45,19 +43,3 @@ def test_quadratic_and_l1_share_their_queries(tiny_run):
     a = load_npz(tiny_run / "results/gradient_estimation/quadratic_n5.npz")
     b = load_npz(tiny_run / "results/gradient_estimation/l1_n5.npz")
     np.testing.assert_array_equal(a["queries"], b["queries"])
-
-
-@pytest.mark.parametrize(
-    ("edit", "message"),
-    [
-        (lambda s: s.update(fig4=["quadratic_n5", "nope"]), "unknown case 'nope'"),
-        (lambda s: s.update(fig5=["quadratic_n5"]), "dimension 2"),
-        (lambda s: s["fit"].update(noise_var_bounds=[1.0, 0.1]), "fit.noise_var_bounds"),
-    ],
-)
-def test_semantic_checks_name_the_key(edit, message):
-    section = copy.deepcopy(SECTION)
-    assert check_gradient_estimation(section) == []
-    edit(section)
-    errors = check_gradient_estimation(section)
-    assert len(errors) == 1 and message in errors[0], errors
