@@ -6,10 +6,17 @@ so `workflow/rules/common.smk` can stop before any job runs and say which key to
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-Check = Callable[[dict[str, Any]], list[str]]
+
+def _budget_pays_one_gradient(budget: int, d: int, where: str) -> list[str]:
+    """fig1.budget must pay for one local-BO gradient (d + 1 evaluations) in dimension d."""
+    if budget < d + 1:
+        return [
+            f"fig1.budget: {budget} evaluations cannot pay for one local-BO gradient in "
+            f"{where} = {d} (needs d + 1 = {d + 1})"
+        ]
+    return []
 
 
 def _ordered(section: str, cfg: dict[str, Any], low: str, high: str) -> list[str]:
@@ -32,12 +39,7 @@ def check_fig1(cfg: dict[str, Any]) -> list[str]:
             f"fig1.box: the start x = 0 must lie inside (lower, upper), got "
             f"({box['lower']}, {box['upper']})"
         )
-    one_gradient = max(cfg["dims"]) + 1
-    if cfg["budget"] < one_gradient:
-        errors.append(
-            f"fig1.budget: {cfg['budget']} evaluations cannot pay for one local-BO gradient in "
-            f"d = {max(cfg['dims'])} (needs d + 1 = {one_gradient})"
-        )
+    errors += _budget_pays_one_gradient(cfg["budget"], max(cfg["dims"]), "d")
     if 0 not in cfg["local_bo"]["noise_levels"]:
         errors.append(
             "fig1.local_bo.noise_levels: must contain 0 (the grid-size panel uses the "
@@ -67,30 +69,12 @@ def check_gradient_estimation(cfg: dict[str, Any]) -> list[str]:
     return errors
 
 
-SECTION_CHECKS: dict[str, Check] = {
-    "fig2": check_fig2,
-    "fig1": check_fig1,
-    "gradient_estimation": check_gradient_estimation,
-}
-
-
-def check_fig3(config: dict[str, Any]) -> list[str]:
-    """Fig. 3 runs local BO with the fig1 settings in its own dimension."""
-    d, budget = config["fig3"]["d"], config["fig1"]["budget"]
-    if budget < d + 1:
-        return [
-            f"fig1.budget: {budget} evaluations cannot pay for one local-BO gradient in "
-            f"fig3.d = {d} (needs {d + 1})"
-        ]
-    return []
-
-
 def check_config(config: dict[str, Any]) -> list[str]:
-    """All semantic problems of a schema-valid config, as 'key: message' strings."""
-    errors: list[str] = []
-    for section, check in SECTION_CHECKS.items():
-        if section in config:
-            errors += check(config[section])
-    if "fig1" in config and "fig3" in config:
-        errors += check_fig3(config)
+    """All semantic problems of a schema-valid config (every section present), as
+    'key: message' strings."""
+    errors = check_fig2(config["fig2"])
+    errors += check_fig1(config["fig1"])
+    # Fig. 3 runs local BO with the fig1 settings in its own dimension
+    errors += _budget_pays_one_gradient(config["fig1"]["budget"], config["fig3"]["d"], "fig3.d")
+    errors += check_gradient_estimation(config["gradient_estimation"])
     return errors
