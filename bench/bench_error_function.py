@@ -49,12 +49,13 @@ sys.path.insert(0, str(HERE))
 from gpytorch_trace import GPyTorchTrace, lbfgs_scipy, lbfgs_torch, localbo_objective  # noqa: E402
 
 from localbo.acquisition import gradient_trace  # noqa: E402
-from localbo.error_function import minimize_trace, starting_designs  # noqa: E402
+from localbo.designs import minimize_trace  # noqa: E402
+from localbo.error_function import starting_designs  # noqa: E402
 from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product  # noqa: E402
 from localbo.io import load_json, save_json  # noqa: E402
 from localbo.kernels import Matern52  # noqa: E402
 from localbo.linalg import cholesky, solve_lower  # noqa: E402
-from localbo.runtime import keep_freed_memory  # noqa: E402
+from localbo.pipeline.runtime import keep_freed_memory  # noqa: E402
 
 RESULTS = HERE / "results" / "error_function.json"
 KERNEL = Matern52()
@@ -429,7 +430,9 @@ def main() -> None:
         help="keep glibc's default of unmapping freed blocks (the pipeline's jobs do not)",
     )
     args = p.parse_args()
-    if not args.default_malloc:  # as in every pipeline job (localbo.runtime); both libraries
+    if (
+        not args.default_malloc
+    ):  # as in every pipeline job (localbo.pipeline.runtime); both libraries
         keep_freed_memory()
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

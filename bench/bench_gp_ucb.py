@@ -20,7 +20,7 @@ thread counts. Needs the `bench` extra (torch, gpytorch, botorch).
 
 `--part quality` compares what the two find instead: on `--paths` RBF sample paths in d = 10
 (sigma = 0, box [-5, 5]^d, first evaluation at x = 0, `--budget` evaluations each), ours is
-`run_method("gp_ucb", ...)` with the pipeline's settings (config/config.yaml fig1.gp_ucb), BoTorch
+`gp_ucb` with the pipeline's settings (the defaults of `GPUCBSettings`, config/config.yaml), BoTorch
 is its tutorial loop with the same fixed GP (noise variance `--botorch-noise-var`), the same beta_t
 (`UpperConfidenceBound` adds sqrt(beta) * std, as ours) and its usual `optimize_acqf` settings
 (`--botorch-restarts` 10, `--botorch-raw-samples` 512, default L-BFGS-B options). Both report the
@@ -39,15 +39,14 @@ import time
 from pathlib import Path
 
 import numpy as np
-import yaml
 from threadpoolctl import threadpool_limits
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, minimize_lcb
+from localbo.gp_ucb import GPUCB, GPUCBSettings, minimize_lcb
 from localbo.io import load_json, save_json
 from localbo.kernels import RBF
 from localbo.objective import Box
-from localbo.optimizers import run_method
+from localbo.optimizers import run_on_path
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -184,11 +183,7 @@ def quality(args: argparse.Namespace) -> None:
     """Best true value of ours and BoTorch's GP-UCB on args.paths sample paths (sigma = 0)."""
     import torch
 
-    section = yaml.safe_load(
-        (Path(__file__).resolve().parents[1] / "config/config.yaml").read_text()
-    )["fig1"]
-    drop = ("noise_levels", "paths_per_job", "budget")
-    settings = {k: v for k, v in section["gp_ucb"].items() if k not in drop}
+    settings = GPUCBSettings()
     box = Box(-5.0, 5.0, args.quality_d)
     rows: list[dict[str, float | int]] = []
     print(f"d = {box.d}, budget {args.budget}, sigma = 0, ours: {settings}")
@@ -196,21 +191,20 @@ def quality(args: argparse.Namespace) -> None:
     for i in range(args.first_path, args.first_path + args.paths):
         f = FourierSamplePath.draw(RBF(), box.d, 4096, rng_for(0, "bench-gp-ucb-quality", i))
         start = time.perf_counter()
-        result = run_method(
-            "gp_ucb",
+        result = run_on_path(
+            GPUCB(settings),
             f,
             RBF(),
             0.0,
             args.budget,
             box,
-            settings,
             rng_for(0, "bench-gp-ucb-quality", "noise", i),
             rng_for(0, "bench-gp-ucb-quality", "optimizer", i),
         )
         ours_s = time.perf_counter() - start
         torch.manual_seed(i)
         start = time.perf_counter()
-        theirs = botorch_run(f, box, args.budget, GPUCBSettings(**settings), args)
+        theirs = botorch_run(f, box, args.budget, settings, args)
         theirs_s = time.perf_counter() - start
         row = {"path": i, "ours": float(result.value), "ours_seconds": ours_s}
         rows.append(row | {"botorch": theirs, "botorch_seconds": theirs_s})

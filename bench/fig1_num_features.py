@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF
-from localbo.local_bo import LocalBOSettings, optimal_design, run_noiseless_local_bo
+from localbo.local_bo import LocalBOSettings, noiseless_design, run_noiseless_local_bo
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -30,15 +30,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=20231210)
     args = parser.parse_args()
     kernel, settings = RBF(), LocalBOSettings()
-    design = optimal_design(
-        kernel,
-        args.d,
-        args.d + 1,
-        settings.min_noise_var,
-        True,
-        rng_for(args.seed, "design"),
-        settings,
-    )
+    design = noiseless_design(kernel, args.d, rng_for(args.seed, "design"), settings)
     boot = rng_for(args.seed, "bootstrap")
     print(f"d = {args.d}, {args.paths} paths, budget {args.budget}")
     print("M        median   bootstrap-se  s/run")

@@ -33,7 +33,7 @@ from gpytorch.kernels import Matern52KernelGrad, MaternKernel
 from linear_operator.utils.cholesky import psd_safe_cholesky
 from scipy.optimize import minimize
 
-from localbo.error_function import LBFGS_OPTIONS
+from localbo.designs import LBFGS_OPTIONS
 
 DTYPE = torch.float64
 FIVE_THIRDS = 5.0 / 3.0

@@ -32,9 +32,9 @@ from threadpoolctl import threadpool_limits
 
 from localbo.acquisition import gradient_trace
 from localbo.error_function import estimate_error_function, starting_designs
-from localbo.grids import fig2_blas_threads, fig2_is_large, fig2_panels
 from localbo.io import load_json, save_json
 from localbo.kernels import make_kernel
+from localbo.pipeline.settings import load_settings
 from localbo.seeding import rng_for
 
 HERE = Path(__file__).resolve().parent
@@ -73,20 +73,18 @@ def main() -> None:
 
     cfg = yaml.safe_load(Path(args.config).read_text())
     f2 = cfg["fig2"]
-    points = sorted(set().union(*fig2_panels(f2).values()), key=lambda t: (t[1], t[0]))
+    fig2 = load_settings(cfg).fig2
+    points = sorted(fig2.points(), key=lambda t: (t[1], t[0]))
     if args.only_b:
         points = [(d, b) for d, b in points if b in args.only_b]
-    sigmas = [float(s) for s in f2["noise_levels"]]
+    sigmas = list(fig2.noise_levels)
     timed_sigmas = sigmas if args.only_sigma is None else [float(s) for s in args.only_sigma]
     extra = {(int(s.split(":")[0]), float(s.split(":")[1])) for s in args.full}
-    kernel = make_kernel(f2["kernel"], f2["lengthscale"], f2["outputscale"])
+    kernel = make_kernel(fig2.kernel, fig2.lengthscale, fig2.outputscale)
 
     def settings(b: int) -> tuple[int, int]:
-        large = fig2_is_large(f2, b)
-        return (
-            f2["large_restarts"] if large else f2["restarts"],
-            f2["large_max_iterations"] if large else f2["max_iterations"],
-        )
+        estimate = fig2.estimate_at(b)
+        return estimate.restarts, estimate.max_iterations
 
     rows = []
     if args.resume:
@@ -113,7 +111,7 @@ def main() -> None:
         for sigma in timed_sigmas:
             if not (b <= args.max_full_b or (b, sigma) in extra) or (d, b, sigma) in done:
                 continue
-            threads = args.threads or fig2_blas_threads(f2, b)
+            threads = args.threads or fig2.blas_threads(b)
             with threadpool_limits(limits=threads):
                 t0, c0 = time.perf_counter(), time.process_time()
                 est = estimate_error_function(
@@ -122,10 +120,7 @@ def main() -> None:
                     b,
                     sigma,
                     rng_for(cfg["seed"], "fig2", d, b, sigma),
-                    restarts=restarts,
-                    max_iterations=max_it,
-                    min_noise_var=f2["min_noise_var"],
-                    perturbation=f2["perturbation"],
+                    fig2.estimate_at(b),
                 )
                 wall = time.perf_counter() - t0
                 cpu = time.process_time() - c0
@@ -172,8 +167,8 @@ def main() -> None:
             full = b <= args.max_full_b or (b, sigma) in extra
             if full or b > args.max_eval_b or (d, b, sigma) in done:
                 continue
-            threads = args.threads or fig2_blas_threads(f2, b)
-            noise_var = max(sigma**2, f2["min_noise_var"])
+            threads = args.threads or fig2.blas_threads(b)
+            noise_var = max(sigma**2, fig2.estimate.min_noise_var)
             t0 = time.perf_counter()
             starts, _ = starting_designs(
                 kernel,
@@ -181,7 +176,7 @@ def main() -> None:
                 b,
                 noise_var,
                 1,
-                f2["perturbation"],
+                fig2.estimate.perturbation,
                 rng_for(cfg["seed"], "fig2", d, b, sigma),
             )
             setup = time.perf_counter() - t0

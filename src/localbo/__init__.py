@@ -5,18 +5,22 @@ Optimization" (Wu, Kim, Garnett and Gardner, NeurIPS 2023). Modules follow the m
 
 - `kernels`: RBF and Matern-5/2 and their derivatives;
 - `linalg`: the one Cholesky helper (escalating jitter) and factor updates;
+- `gram`: the symmetric kernel and slope matrices in cache-sized blocks;
 - `gp`: exact GP posterior, its gradient mean and covariance;
 - `sample_paths`: random-Fourier-feature GP sample paths with exact gradients;
 - `acquisition`: alpha_trace of GIBO with its analytic gradient in the design;
-- `error_function`: E_{d,k,sigma}(b), its bounds and differencing designs;
+- `designs`: the one `Design` type, differencing designs, L-BFGS over a design;
+- `error_function`: E_{d,k,sigma}(b), its bounds and its estimate;
 - `hyperparameters`: ML-II fit of constant mean, lengthscale, outputscale and noise;
 - `gradient_estimation`: (sub)gradient estimates of non-smooth functions (Figs. 4, 5);
 - `objective`: the noisy, budget-counting black box, results and traces of optimizers;
+- `optimizers`: the plug-in base of every optimizer and the registry keyed by name;
 - `local_bo`: Algorithm 1 / GIBO (BFGS on GP gradients for sigma = 0, projected steps else);
-- `gp_ucb`, `random_search`: the global baselines of Fig. 1; `optimizers`: one entry point;
+- `gp_ucb`, `random_search`: the global baselines of Fig. 1;
 - `restarts`: the best value after k restarts (Fig. 3);
-- `seeding`, `io`, `grids`: named random streams, atomic outputs, experiment grids;
-- `plotting`, `runtime`, `config_checks`: figure style, pipeline-job setup, config checks.
+- `seeding`, `io`, `plotting`: named random streams, atomic outputs, figure style.
+
+`localbo.pipeline` holds everything that knows the pipeline's config; nothing above reads one.
 """
 
 __version__ = "0.1.0"

@@ -23,17 +23,12 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import OptimizeResult, minimize, minimize_scalar
 from scipy.special import lambertw
 
-from localbo.acquisition import gradient_trace
+from localbo.designs import DesignValue, best_differencing_design, minimize_trace
 from localbo.kernels import Kernel
 
 log = logging.getLogger(__name__)
-
-DESIGN_KINDS = ("central", "forward")
-# L-BFGS-B settings of every design optimization (memory, relative decrease, projected gradient)
-LBFGS_OPTIONS = {"maxcor": 20, "ftol": 1e-13, "gtol": 1e-10}
 
 
 # --- closed-form bounds (unit hyperparameters) -------------------------------------------------
@@ -67,73 +62,6 @@ def paper_bound(kernel_name: str, d: int, b: int, sigma: float) -> float:
     if kernel_name == "rbf":
         return rbf_lambertw_bound(d, b / (2 * d), sigma)
     raise ValueError(f"no bound for kernel {kernel_name!r}")
-
-
-# --- finite-differencing designs (appendix D) --------------------------------------------------
-
-
-def differencing_design(kind: str, d: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-    """Unique points of a differencing design with unit step, and how often each is repeated.
-
-    "central": the 2d points +-e_i, the b evaluations dealt round-robin over (axis, sign), so
-    b = 2md gives m copies of each (Lemma D.3). "forward": the origin and the d points e_i, dealt
-    round-robin over those d + 1 points, so b = (d + 1) m gives m copies of each (Lemma D.5).
-
-    Returns:
-        (P, counts): (p, d) unique points (those with a positive count) and (p,) counts summing
-        to b. Scale P by h to get the design with step h.
-    """
-    if kind == "central":
-        P = np.vstack([np.eye(d), -np.eye(d)])
-        slot = np.arange(b) // 2 % d + d * (np.arange(b) % 2)
-    elif kind == "forward":
-        P = np.vstack([np.zeros((1, d)), np.eye(d)])
-        slot = np.arange(b) % (d + 1)
-    else:
-        raise ValueError(f"unknown design kind {kind!r}; known: {DESIGN_KINDS}")
-    counts = np.bincount(slot, minlength=P.shape[0])
-    keep = counts > 0
-    return P[keep], counts[keep]
-
-
-def expand_design(P: np.ndarray, counts: np.ndarray, h: float) -> np.ndarray:
-    """The (b, d) design with each unique point of step h repeated counts times."""
-    return np.repeat(h * P, counts, axis=0)
-
-
-@dataclass(frozen=True)
-class DesignValue:
-    """A differencing design with its step optimized: the exact trace and the step."""
-
-    kind: str
-    value: float
-    step: float
-
-
-def differencing_design_value(
-    kernel: Kernel, kind: str, d: int, b: int, noise_var: float
-) -> DesignValue:
-    """Exact alpha_trace(0, Z) of a differencing design, minimized over the step h.
-
-    Repeated noisy observations of one point are equivalent to a single observation with the
-    noise variance divided by the count, so the trace is computed on at most 2d unique points
-    whatever b is.
-    """
-    P, counts = differencing_design(kind, d, b)
-    origin = np.zeros(d)
-    noise = noise_var / counts
-
-    def trace_at(log_h: float) -> float:
-        return gradient_trace(kernel, origin, np.exp(log_h) * P, noise, with_grad=False)[0]
-
-    ell = np.log(kernel.lengthscale)
-    grid = ell + np.linspace(np.log(1e-4), np.log(3.0), 41)
-    values = [trace_at(g) for g in grid]
-    i = int(np.argmin(values))
-    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
-    res = minimize_scalar(trace_at, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6})
-    best_log_h, best = (res.x, res.fun) if res.fun < values[i] else (grid[i], values[i])
-    return DesignValue(kind=kind, value=float(best), step=float(np.exp(best_log_h)))
 
 
 # --- the estimate ------------------------------------------------------------------------------
@@ -184,82 +112,34 @@ def starting_designs(
         (starts, designs): `restarts` (b, d) starting designs, and the differencing designs with
         their optimized steps, the best first.
     """
-    designs = [differencing_design_value(kernel, kind, d, b, noise_var) for kind in DESIGN_KINDS]
-    designs.sort(key=lambda dv: dv.value)
-    Z0 = incumbent_design(designs[0], d, b)
+    designs = best_differencing_design(kernel, d, b, noise_var)
+    Z0 = designs[0].expanded(d, b)
     noise = [rng.standard_normal(Z0.shape) for _ in range(restarts)]
     return [Z0 + perturbation * designs[0].step * e for e in noise], designs
 
 
-def incumbent_design(design: DesignValue, d: int, b: int) -> np.ndarray:
-    """The (b, d) differencing design with its optimized step."""
-    P, counts = differencing_design(design.kind, d, b)
-    return expand_design(P, counts, design.step)
-
-
 @dataclass(frozen=True)
-class TraceRun:
-    """One L-BFGS run on alpha_trace(x, Z | D): final design and value, trace per iteration."""
+class ErrorFunctionSettings:
+    """Knobs of the estimate of E_{d,k,sigma}(b) (the pipeline's `fig2` section holds these).
 
-    design: np.ndarray
-    value: float
-    trace: np.ndarray
-    evaluations: int
-
-
-def minimize_trace(
-    kernel: Kernel,
-    Z0: np.ndarray,
-    noise_var: float,
-    max_iterations: int,
-    x: np.ndarray | None = None,
-    X_data: np.ndarray | None = None,
-    noise_data: np.ndarray | None = None,
-) -> TraceRun:
-    """Minimize alpha_trace(x, Z | D) over the (b, d) design Z by L-BFGS from Z0.
-
-    With the defaults (x the origin, no data) this is the objective of the error function; local
-    BO passes its iterate and earlier data. The returned value is never above the starting
-    value. Progress is logged every 25 iterations so long jobs show where they are.
-
-    Args:
-        kernel: the GP's kernel. Z0: (b, d) start. noise_var: noise variance of each point of Z.
-        max_iterations: L-BFGS iteration cap.
-        x: (d,) point whose gradient is estimated (default: the origin).
-        X_data: (n, d) data inputs D (None: no data). noise_data: (n,) their noise variances.
+    Attributes:
+        restarts: L-BFGS runs, each from a jittered copy of the best differencing design.
+        max_iterations: L-BFGS iteration cap per restart.
+        min_noise_var: floor on the noise variance, so sigma = 0 stays factorizable without
+            changing the objective between evaluations (a nugget).
+        perturbation: jitter of the restarts' starting designs, relative to the design's step.
     """
-    b, d = Z0.shape
-    x = np.zeros(d) if x is None else x
-    noise = noise_var if X_data is None else np.concatenate([noise_data, np.full(b, noise_var)])
-    evaluations = 0
-    trace: list[float] = []  # L-BFGS-B's first evaluation is the start: trace[0]
 
-    def objective(z: np.ndarray) -> tuple[float, np.ndarray]:
-        nonlocal evaluations
-        evaluations += 1
-        value, grad = gradient_trace(kernel, x, z.reshape(b, d), noise, X_data)
-        if not trace:
-            trace.append(value)
-        return value, grad.ravel()
+    restarts: int = 2
+    max_iterations: int = 300
+    min_noise_var: float = 1e-10
+    perturbation: float = 0.3
 
-    def record(intermediate_result: OptimizeResult) -> None:
-        trace.append(float(intermediate_result.fun))
-        if len(trace) % 25 == 0:
-            log.info("iteration %d trace %.6g", len(trace) - 1, trace[-1])
-
-    res = minimize(
-        objective,
-        Z0.ravel(),
-        jac=True,
-        method="L-BFGS-B",
-        callback=record,
-        options={"maxiter": max_iterations, **LBFGS_OPTIONS},
-    )
-    if res.fun < trace[0]:
-        design, value = res.x.reshape(b, d), float(res.fun)
-    else:
-        design, value = Z0.copy(), trace[0]
-    return TraceRun(design=design, value=value, trace=np.asarray(trace), evaluations=evaluations)
+    def __post_init__(self) -> None:
+        if self.restarts < 1 or self.max_iterations < 0:
+            raise ValueError(f"need restarts >= 1 and max_iterations >= 0, got {self}")
+        if self.min_noise_var <= 0 or self.perturbation <= 0:
+            raise ValueError(f"need min_noise_var > 0 and perturbation > 0, got {self}")
 
 
 def estimate_error_function(
@@ -268,10 +148,7 @@ def estimate_error_function(
     b: int,
     sigma: float,
     rng: np.random.Generator,
-    restarts: int = 2,
-    max_iterations: int = 500,
-    min_noise_var: float = 1e-10,
-    perturbation: float = 0.3,
+    settings: ErrorFunctionSettings | None = None,
 ) -> ErrorFunctionEstimate:
     """Estimate E_{d,k,sigma}(b) by multi-start L-BFGS over the full (b, d) design.
 
@@ -279,25 +156,22 @@ def estimate_error_function(
         kernel: kernel (the paper: unit Matern-5/2 for Fig. 2).
         d: dimension >= 1. b: batch size >= 1. sigma: noise standard deviation >= 0.
         rng: stream for the perturbed restarts.
-        restarts: number of L-BFGS runs (>= 1).
-        max_iterations: L-BFGS iteration cap per restart.
-        min_noise_var: floor on the noise variance, so sigma = 0 stays factorizable without
-            changing the objective between evaluations.
-        perturbation: jitter of the restarts' starting designs, relative to the step.
+        settings: `ErrorFunctionSettings` (None: the defaults, the paper-scale pipeline's).
 
     Returns:
         An `ErrorFunctionEstimate`.
     """
-    if d < 1 or b < 1 or sigma < 0 or restarts < 1:
-        raise ValueError(f"need d >= 1, b >= 1, sigma >= 0, restarts >= 1; got {d}, {b}, {sigma}")
+    s = settings or ErrorFunctionSettings()
+    if d < 1 or b < 1 or sigma < 0:
+        raise ValueError(f"need d >= 1, b >= 1, sigma >= 0; got {d}, {b}, {sigma}")
     start_time = time.perf_counter()
-    noise_var = max(sigma**2, min_noise_var)
-    starts, designs = starting_designs(kernel, d, b, noise_var, restarts, perturbation, rng)
+    noise_var = max(sigma**2, s.min_noise_var)
+    starts, designs = starting_designs(kernel, d, b, noise_var, s.restarts, s.perturbation, rng)
     history: list[np.ndarray] = []
-    best_value, best_design = designs[0].value, incumbent_design(designs[0], d, b)
+    best_value, best_design = designs[0].value, designs[0].expanded(d, b)
     start_values, restart_values, evaluations = [], [], 0
     for restart, Z0 in enumerate(starts):
-        run = minimize_trace(kernel, Z0, noise_var, max_iterations)
+        run = minimize_trace(kernel, Z0, noise_var, s.max_iterations)
         log.info("restart %d: %.6g -> %.6g", restart, run.trace[0], run.value)
         start_values.append(float(run.trace[0]))
         restart_values.append(run.value)

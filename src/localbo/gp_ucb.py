@@ -37,11 +37,12 @@ from localbo.gp import GP
 from localbo.kernels import Kernel
 from localbo.linalg import cho_solve
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.optimizers import Cost, FunctionOptimizer, register
 
 
 @dataclass(frozen=True)
 class GPUCBSettings:
-    """Knobs of GP-UCB (the pipeline's `fig1.gp_ucb` config section).
+    """Knobs of GP-UCB; the defaults are the paper-scale pipeline's (`fig1.methods.gp_ucb`).
 
     Attributes:
         delta: failure probability of Theorem 2, in (0, 1).
@@ -134,7 +135,7 @@ def gp_ucb(
     x0: np.ndarray,
     box: Box,
     rng: np.random.Generator,
-    settings: GPUCBSettings,
+    settings: GPUCBSettings | None = None,
 ) -> OptimizationResult:
     """Run GP-UCB until the budget is spent.
 
@@ -143,12 +144,13 @@ def gp_ucb(
         kernel: the GP's kernel (the path's, hyperparameters known).
         x0: (d,) first point. box: the domain.
         rng: the optimizer's own stream (candidates), not the noise stream.
-        settings: `GPUCBSettings`.
+        settings: `GPUCBSettings` (None: the defaults).
 
     Returns:
         The result at the point with the best observation; the trace records that incumbent
         after every evaluation.
     """
+    settings = settings or GPUCBSettings()
     start_time = time.perf_counter()
     d = x0.shape[0]
     noise_var = objective.sigma**2 + settings.min_noise_var
@@ -176,3 +178,18 @@ def gp_ucb(
     )
     result.observations, result.model = (gp.X, gp.y), gp
     return result
+
+
+@register
+class GPUCB(FunctionOptimizer):
+    """GP-UCB as a pipeline method (`gp_ucb`)."""
+
+    name = "gp_ucb"
+    label = "GP-UCB"
+    Settings = GPUCBSettings
+    function = staticmethod(gp_ucb)
+
+    def cost(self, d: int, budget: int) -> Cost:
+        """About 5.5e-8 n^2 s per iteration at n points (0.88 s at n = 4000, d = 20; one core,
+        bench/README.md), so about 2e-8 n^3 s per run; four n x n matrices of memory."""
+        return Cost(seconds=2e-8 * budget**3 + 0.05 * budget, mem_mb=4 * 8 * budget**2 // 2**20)

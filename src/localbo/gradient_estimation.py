@@ -27,9 +27,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from localbo.error_function import minimize_trace
-from localbo.hyperparameters import Bounds, FitResult, fit_hyperparameters, fitted_gp
-from localbo.kernels import Kernel, make_kernel
+from localbo.designs import Design, minimize_trace, single_points
+from localbo.hyperparameters import FitResult, FitSettings, fit_hyperparameters, fitted_gp
+from localbo.kernels import make_kernel
 from localbo.seeding import rng_for
 
 
@@ -106,58 +106,70 @@ def distance_to_box(g: np.ndarray, box: np.ndarray) -> float:
 
 
 @dataclass(frozen=True)
-class Design:
-    """The n queries around x and the trace they leave, best of the restarts."""
+class QueryDesignSettings:
+    """The design GP and its optimizer; the defaults are the paper-scale pipeline's
+    (`gradient_estimation.design`).
 
-    queries: np.ndarray
-    trace: float
-    restart_traces: np.ndarray
+    Attributes:
+        lengthscale, outputscale: the design GP's hyperparameters (the paper's code: 1 and 1).
+        noise_var: the design GP's noise variance (the paper's code: 2e-4).
+        restarts: L-BFGS runs from random designs x + start_std * N(0, I); the least trace wins
+            (our choice: the paper's code runs once from a 1e-4 perturbation of x, restarts 1 and
+            start_std 7.1e-5, and stops in local minima with larger traces).
+        start_std: size of the starting perturbations.
+        max_iterations: L-BFGS iteration cap per run.
+    """
+
+    lengthscale: float = 1.0
+    outputscale: float = 1.0
+    noise_var: float = 2e-4
+    restarts: int = 8
+    start_std: float = 0.1
+    max_iterations: int = 500
+
+    def __post_init__(self) -> None:
+        if self.restarts < 1:
+            raise ValueError(f"restarts must be >= 1, got {self.restarts}")
 
 
 def design_queries(
-    kernel: Kernel,
+    kernel_name: str,
     x: np.ndarray,
     n: int,
-    noise_var: float,
     rng: np.random.Generator,
-    restarts: int = 1,
-    start_std: float = 0.1,
-    max_iterations: int = 500,
-) -> Design:
+    settings: QueryDesignSettings | None = None,
+) -> tuple[Design, np.ndarray]:
     """n queries minimizing alpha_trace(x, Z | {}), by L-BFGS over the whole (n, d) design.
 
-    The kernel is stationary, so the design is optimized at the origin and shifted by x. Each
-    restart starts at x + start_std * N(0, I) (the paper's code starts at tiny perturbations of
-    x); the restart with the least trace wins.
+    The kernel is stationary, so the design is optimized at the origin and its offsets hold
+    around x. Each restart starts at x + start_std * N(0, I) (the paper's code starts at tiny
+    perturbations of x); the restart with the least trace wins.
 
     Args:
-        kernel: the design GP's kernel (fixed hyperparameters).
-        x: (d,) point. n: number of queries. noise_var: the design's noise variance.
+        kernel_name: the design GP's kernel family. x: (d,) point. n: number of queries.
         rng: stream of the starting designs.
-        restarts: L-BFGS runs (>= 1). start_std: size of the starting perturbations.
-        max_iterations: L-BFGS iteration cap per run.
+        settings: `QueryDesignSettings` (None: the defaults).
 
     Returns:
-        A `Design` with (n, d) queries.
+        (design, restart_values): the best `Design` (n offsets around x, each evaluated once,
+        value = its trace) and (restarts,) the final trace of every restart.
     """
-    x = np.asarray(x, dtype=float)
+    s = settings or QueryDesignSettings()
+    kernel = make_kernel(kernel_name, s.lengthscale, s.outputscale)
+    d = np.asarray(x).shape[0]
     runs = [
         minimize_trace(
-            kernel, start_std * rng.standard_normal((n, x.shape[0])), noise_var, max_iterations
+            kernel, s.start_std * rng.standard_normal((n, d)), s.noise_var, s.max_iterations
         )
-        for _ in range(restarts)
+        for _ in range(s.restarts)
     ]
     best = min(runs, key=lambda run: run.value)
-    return Design(
-        queries=x + best.design,
-        trace=best.value,
-        restart_traces=np.array([run.value for run in runs]),
-    )
+    return single_points(best.design, best.value), np.array([run.value for run in runs])
 
 
 @dataclass(frozen=True)
 class GradientEstimate:
-    """Result of `estimate_gradient`.
+    """Result of `estimate_subgradient`.
 
     Attributes:
         x: (d,) point. queries: (n, d). observations: (n,) noisy values.
@@ -178,7 +190,7 @@ class GradientEstimate:
     error: float
 
 
-def estimate_gradient(
+def estimate_subgradient(
     function: str,
     x: np.ndarray,
     design: Design,
@@ -186,36 +198,34 @@ def estimate_gradient(
     noise_std: float,
     noise_rng: np.random.Generator,
     fit_rng: np.random.Generator,
-    fit_restarts: int = 10,
-    bounds: Bounds | None = None,
-    fit_max_iterations: int = 500,
+    fit: FitSettings | None = None,
 ) -> GradientEstimate:
     """Observe f on a design with noise, fit the GP by ML-II and return grad mu_D(x).
 
     Args:
         function: a key of TEST_FUNCTIONS.
-        x: (d,) point. design: queries from `design_queries`.
+        x: (d,) point. design: queries around x from `design_queries`.
         kernel_name: kernel family of the fitted GP.
         noise_std: standard deviation of the observation noise.
         noise_rng: stream of the observation noise. fit_rng: stream of the ML-II starts.
-        fit_restarts, bounds, fit_max_iterations: passed to `fit_hyperparameters`.
+        fit: `FitSettings` of the ML-II fit (None: the defaults).
 
     Returns:
         A `GradientEstimate`.
     """
     f = TEST_FUNCTIONS[function]
     x = np.asarray(x, dtype=float)
-    Z = design.queries
+    Z = design.points(x)
     y = f.value(Z) + noise_std * noise_rng.standard_normal(len(Z))
-    fit = fit_hyperparameters(kernel_name, Z, y, fit_rng, fit_restarts, bounds, fit_max_iterations)
-    gp = fitted_gp(kernel_name, fit.params, Z, y)
+    result = fit_hyperparameters(kernel_name, Z, y, fit_rng, fit)
+    gp = fitted_gp(kernel_name, result.params, Z, y)
     g = gp.grad_mean(x)
     box = f.subdifferential(x)
     return GradientEstimate(
         x=x,
         queries=Z,
         observations=y,
-        fit=fit,
+        fit=result,
         gradient=g,
         gradient_std=np.sqrt(np.maximum(np.diagonal(gp.grad_cov(x)), 0.0)),
         subdifferential=box,
@@ -223,56 +233,71 @@ def estimate_gradient(
     )
 
 
+def posterior_curve(
+    estimate: GradientEstimate, kernel_name: str, half_width: float, num: int
+) -> dict[str, np.ndarray]:
+    """The fitted posterior on a grid around a one-dimensional x, for drawing (Fig. 5).
+
+    Args:
+        estimate: a one-dimensional estimate. kernel_name: kernel family of its fit.
+        half_width: the grid spans x +- half_width. num: grid points.
+
+    Returns:
+        {"grid": (num,) points, "mean": (num,) posterior mean, "std": (num,) posterior standard
+        deviation, "mean_at_x": () posterior mean at x}.
+    """
+    if estimate.x.shape != (1,):
+        raise ValueError(f"a curve needs a one-dimensional x, got {estimate.x.shape}")
+    gp = fitted_gp(kernel_name, estimate.fit.params, estimate.queries, estimate.observations)
+    t = np.linspace(estimate.x[0] - half_width, estimate.x[0] + half_width, num)[:, None]
+    mean, var = gp.mean_and_variance(t)
+    return {
+        "grid": t[:, 0],
+        "mean": mean,
+        "std": np.sqrt(var),
+        "mean_at_x": gp.mean(estimate.x[None])[0],
+    }
+
+
 def run_case(
-    section: dict,
     function: str,
     x: np.ndarray,
     n: int,
     noise_std: float,
     seed: int,
-    design_restarts: int | None = None,
-    fit_restarts: int | None = None,
-) -> tuple[Design, GradientEstimate]:
+    kernel_name: str,
+    design: QueryDesignSettings | None = None,
+    fit: FitSettings | None = None,
+) -> tuple[Design, np.ndarray, GradientEstimate]:
     """One Fig. 4/5 case as the pipeline runs it: design the n queries at x, observe f with
     noise, fit by ML-II, return grad mu_D(x).
 
-    Args:
-        section: the config's `gradient_estimation` section (kernel, design, fit).
-        function: a key of TEST_FUNCTIONS. x: (d,) point. n: number of queries.
-        noise_std: observation noise. seed: the config's seed.
-        design_restarts, fit_restarts: override the section's restarts (tests run fewer).
-
     Streams are keyed by (x, n) only, so cases at the same point with the same n share queries
-    and noise draws; the ML-II starts also depend on the function.
+    and noise draws (the paper: the l1 panel with n = 5 uses "exactly the same samples" as the
+    quadratic); the ML-II starts also depend on the function.
+
+    Args:
+        function: a key of TEST_FUNCTIONS. x: (d,) point. n: number of queries.
+        noise_std: observation noise. seed: the base seed of every stream.
+        kernel_name: kernel family of the design GP and of the fitted GP.
+        design: `QueryDesignSettings`. fit: `FitSettings` (None: the defaults).
+
+    Returns:
+        (design, design_restart_values, estimate).
     """
-    design_cfg, fit_cfg = section["design"], section["fit"]
     x = np.asarray(x, dtype=float)
     coords = ("gradient_estimation", n, *x.tolist())
-    kernel = make_kernel(section["kernel"], design_cfg["lengthscale"], design_cfg["outputscale"])
-    design = design_queries(
-        kernel,
-        x,
-        n,
-        design_cfg["noise_var"],
-        rng_for(seed, *coords, "design"),
-        restarts=design_restarts or design_cfg["restarts"],
-        start_std=design_cfg["start_std"],
-        max_iterations=design_cfg["max_iterations"],
+    queries, restart_values = design_queries(
+        kernel_name, x, n, rng_for(seed, *coords, "design"), design
     )
-    estimate = estimate_gradient(
+    estimate = estimate_subgradient(
         function,
         x,
-        design,
-        section["kernel"],
+        queries,
+        kernel_name,
         noise_std,
         rng_for(seed, *coords, "noise"),
         rng_for(seed, *coords, "fit", function),
-        fit_restarts=fit_restarts or fit_cfg["restarts"],
-        bounds=Bounds(
-            lengthscale=tuple(fit_cfg["lengthscale_bounds"]),
-            outputscale=tuple(fit_cfg["outputscale_bounds"]),
-            noise_var=tuple(fit_cfg["noise_var_bounds"]),
-        ),
-        fit_max_iterations=fit_cfg["max_iterations"],
+        fit,
     )
-    return design, estimate
+    return queries, restart_values, estimate

@@ -53,22 +53,35 @@ class Hyperparameters:
 
 
 @dataclass(frozen=True)
-class Bounds:
-    """Box constraints of the fit (mean unconstrained).
+class FitSettings:
+    """Knobs of the ML-II fit; the defaults are the paper-scale pipeline's
+    (`gradient_estimation.fit`). The mean is unconstrained; the other three live in boxes.
 
     Attributes:
-        lengthscale: (low, high) of l.
-        outputscale: (low, high) of s2.
-        noise_var: (low, high) of sigma^2. A positive floor keeps K well conditioned.
+        restarts: L-BFGS-B runs from random starts (>= 1); the least N wins.
+        max_iterations: L-BFGS-B iteration cap per start.
+        lengthscale_bounds: (low, high) of l. With queries at only two distinct locations the
+            marginal likelihood grows as l shrinks, so the lower bound decides such fits: 0.1 is
+            about the distance from x to its queries in the gradient-estimation designs.
+        outputscale_bounds: (low, high) of s2.
+        noise_var_bounds: (low, high) of sigma^2; a positive floor keeps K well conditioned
+            (1e-4 is the noise floor of the paper's GPyTorch likelihood).
     """
 
-    lengthscale: tuple[float, float] = (1e-2, 1e2)
-    outputscale: tuple[float, float] = (1e-6, 1e4)
-    noise_var: tuple[float, float] = (1e-4, 1e1)
+    restarts: int = 10
+    max_iterations: int = 500
+    lengthscale_bounds: tuple[float, float] = (0.1, 100.0)
+    outputscale_bounds: tuple[float, float] = (1e-6, 1e4)
+    noise_var_bounds: tuple[float, float] = (1e-4, 10.0)
+
+    def __post_init__(self) -> None:
+        if self.restarts < 1:
+            raise ValueError(f"restarts must be >= 1, got {self.restarts}")
 
     def log_box(self) -> np.ndarray:
         """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""
-        box = np.log([self.lengthscale, self.outputscale, self.noise_var])
+        bounds = [self.lengthscale_bounds, self.outputscale_bounds, self.noise_var_bounds]
+        box = np.log(np.asarray(bounds, dtype=float))
         if np.any(box[:, 0] >= box[:, 1]):
             raise ValueError(f"every lower bound must be below its upper bound: {self}")
         return box
@@ -143,9 +156,7 @@ def fit_hyperparameters(
     X: np.ndarray,
     y: np.ndarray,
     rng: np.random.Generator,
-    restarts: int = 10,
-    bounds: Bounds | None = None,
-    max_iterations: int = 500,
+    settings: FitSettings | None = None,
 ) -> FitResult:
     """ML-II: minimize N(theta) by L-BFGS-B from `restarts` random starts.
 
@@ -156,24 +167,20 @@ def fit_hyperparameters(
         kernel_name: "rbf" or "matern52".
         X: (n, d) inputs. y: (n,) observations.
         rng: stream of the random starts.
-        restarts: number of starts (>= 1).
-        bounds: box of the positive hyperparameters (defaults: `Bounds()`).
-        max_iterations: L-BFGS-B iteration cap per start.
+        settings: `FitSettings` (None: the defaults): starts, iterations, the box.
 
     Returns:
         A `FitResult`.
     """
-    if restarts < 1:
-        raise ValueError(f"restarts must be >= 1, got {restarts}")
-    bounds = bounds or Bounds()
-    box = bounds.log_box()
+    settings = settings or FitSettings()
+    box = settings.log_box()
     kernel = make_kernel(kernel_name)
     X = np.asarray(X, dtype=float).reshape(len(y), -1)
     y = np.asarray(y, dtype=float)
     lo, hi = float(np.min(y)), float(np.max(y))
     scipy_bounds = [(None, None), *map(tuple, box)]
     best, finals = None, []
-    for _ in range(restarts):
+    for _ in range(settings.restarts):
         theta0 = np.concatenate([[rng.uniform(lo, hi)], rng.uniform(box[:, 0], box[:, 1])])
         try:
             res = minimize(
@@ -183,7 +190,7 @@ def fit_hyperparameters(
                 jac=True,
                 method="L-BFGS-B",
                 bounds=scipy_bounds,
-                options={"maxiter": max_iterations, "ftol": 1e-12, "gtol": 1e-8},
+                options={"maxiter": settings.max_iterations, "ftol": 1e-12, "gtol": 1e-8},
             )
         except np.linalg.LinAlgError as error:  # K not factorizable even with jitter
             log.warning("ML-II start %s abandoned: %s", theta0, error)

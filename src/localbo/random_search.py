@@ -14,11 +14,12 @@ import numpy as np
 
 from localbo.kernels import Kernel
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.optimizers import Cost, FunctionOptimizer, register
 
 
 @dataclass(frozen=True)
 class RandomSearchSettings:
-    """Knobs of random search (the pipeline's `fig1.random_search` config section).
+    """Knobs of random search; the defaults are the paper-scale pipeline's.
 
     Attributes:
         chunk: points drawn and evaluated at once; the trace gets one row per chunk.
@@ -33,7 +34,7 @@ def random_search(
     x0: np.ndarray,
     box: Box,
     rng: np.random.Generator,
-    settings: RandomSearchSettings,
+    settings: RandomSearchSettings | None = None,
 ) -> OptimizationResult:
     """Spend the whole budget on uniform points in the box.
 
@@ -42,9 +43,10 @@ def random_search(
         kernel: unused (the common optimizer signature).
         x0: (d,) start, only the trace's first row (it is not evaluated).
         box: the domain. rng: the optimizer's own stream.
-        settings: `RandomSearchSettings`.
+        settings: `RandomSearchSettings` (None: the defaults).
     """
     del kernel
+    settings = settings or RandomSearchSettings()
     start_time = time.perf_counter()
     trace = Trace()
     trace.record(objective, x0)
@@ -63,3 +65,16 @@ def random_search(
     if seen_X:
         result.observations = (np.vstack(seen_X), np.concatenate(seen_y))
     return result
+
+
+@register
+class RandomSearch(FunctionOptimizer):
+    """Random search as a pipeline method (`random_search`)."""
+
+    name = "random_search"
+    Settings = RandomSearchSettings
+    function = staticmethod(random_search)
+
+    def cost(self, d: int, budget: int) -> Cost:
+        """Under a second per run (one core)."""
+        return Cost(seconds=2e-4 * budget)

@@ -1,33 +1,29 @@
 """Gradient estimation of (non-)smooth functions (paper section 5.3 and the ReLU appendix):
-subdifferential boxes, designs, and the estimates of Figs. 4 and 5 with the config's method."""
+subdifferential boxes, designs, and the estimates of Figs. 4 and 5 with the library's defaults
+(the paper-scale pipeline's settings)."""
 
 import warnings
-from pathlib import Path
 
 import numpy as np
 import pytest
-import yaml
 
 from localbo import gradient_estimation as ge
 from localbo.acquisition import gradient_trace
+from localbo.hyperparameters import FitSettings
 from localbo.kernels import make_kernel
 from localbo.linalg import JitterWarning
 from localbo.seeding import rng_for
 
-CONFIG = yaml.safe_load(
-    (Path(__file__).resolve().parents[2] / "config" / "config.yaml").read_text()
-)["gradient_estimation"]
-# The config's method with fewer restarts, so the whole file runs in seconds.
-DESIGN_RESTARTS, FIT_RESTARTS = 2, 5
+# The default method with fewer restarts, so the whole file runs in seconds.
+DESIGN = ge.QueryDesignSettings(restarts=2)
+FIT = FitSettings(restarts=5)
 
 
 def estimate(function, x, n, noise_std, seed):
     """One case as the pipeline runs it (`run_case`), with fewer restarts."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", JitterWarning)
-        return ge.run_case(CONFIG, function, x, n, noise_std, seed, DESIGN_RESTARTS, FIT_RESTARTS)[
-            1
-        ]
+        return ge.run_case(function, x, n, noise_std, seed, "matern52", DESIGN, FIT)[2]
 
 
 def test_subdifferential_boxes():
@@ -66,13 +62,15 @@ def test_paper_estimates_are_found_by_setting():
 def test_design_is_shifted_to_x_and_improves_on_its_start():
     kernel = make_kernel("matern52")
     x = np.array([0.3, -2.0])
-    design = ge.design_queries(kernel, x, 4, 1e-2, rng_for(1, "d"), restarts=1, start_std=0.1)
+    settings = ge.QueryDesignSettings(noise_var=1e-2, restarts=1, start_std=0.1)
+    design, restart_values = ge.design_queries("matern52", x, 4, rng_for(1, "d"), settings)
     start = 0.1 * rng_for(1, "d").standard_normal((4, 2))
-    assert design.trace <= gradient_trace(kernel, np.zeros(2), start, 1e-2)[0]
+    assert design.value <= gradient_trace(kernel, np.zeros(2), start, 1e-2)[0]
     # L-BFGS does real work: the trace at least halves from the random start (1.09 -> 0.29)
-    assert design.trace < 0.5 * gradient_trace(kernel, np.zeros(2), start, 1e-2)[0]
-    value = gradient_trace(kernel, x, design.queries, 1e-2, with_grad=False)[0]
-    assert value == pytest.approx(design.trace, rel=1e-10)
+    assert design.value < 0.5 * gradient_trace(kernel, np.zeros(2), start, 1e-2)[0]
+    value = gradient_trace(kernel, x, design.points(x), 1e-2, with_grad=False)[0]
+    assert value == pytest.approx(design.value, rel=1e-10)
+    np.testing.assert_array_equal(restart_values, [design.value])
 
 
 def test_quadratic_with_five_queries_is_within_0p1_of_the_gradient():
@@ -96,3 +94,15 @@ def test_l1_ten_queries_beat_five():
         five = estimate("l1", (0.0, 1.0), 5, 0.0, seed).error
         ten = estimate("l1", (0.0, 1.0), 10, 0.0, seed).error
         assert ten < five, (seed, five, ten)
+
+
+def test_posterior_curve_is_the_fitted_gp_around_x():
+    est = estimate("relu", (0.0,), 4, 0.01, 0)
+    curve = ge.posterior_curve(est, "matern52", 0.35, 9)
+    assert curve["grid"][0] == pytest.approx(-0.35) and curve["grid"][-1] == pytest.approx(0.35)
+    assert curve["mean"].shape == curve["std"].shape == (9,)
+    assert np.all(curve["std"] > 0)
+    # the grid's middle point is x itself
+    assert curve["mean"][4] == pytest.approx(curve["mean_at_x"], rel=1e-12)
+    with pytest.raises(ValueError, match="one-dimensional"):
+        ge.posterior_curve(estimate("l1", (0.0, 1.0), 5, 0.0, 0), "matern52", 0.35, 9)

@@ -8,7 +8,7 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from localbo.hyperparameters import (
-    Bounds,
+    FitSettings,
     Hyperparameters,
     fit_hyperparameters,
     fitted_gp,
@@ -60,7 +60,9 @@ def test_fit_recovers_the_lengthscale_of_a_known_gp():
     y = 0.5 + L @ rng.standard_normal(200)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", JitterWarning)
-        fit = fit_hyperparameters("matern52", X, y, rng_for(7, "test", "starts"), restarts=3)
+        fit = fit_hyperparameters(
+            "matern52", X, y, rng_for(7, "test", "starts"), FitSettings(restarts=3)
+        )
     assert abs(fit.params.lengthscale - 0.5) < 0.2 * 0.5
     assert 0.005 < fit.params.noise_var < 0.02
     assert fit.nlml <= fit.restart_nlml.min() + 1e-12
@@ -72,8 +74,13 @@ def test_fit_stays_in_the_box_and_reports_the_bound():
     box's lower edge and says so."""
     X = np.linspace(0.0, 1.0, 15)[:, None]
     y = np.sin(40.0 * X[:, 0])
-    bounds = Bounds(lengthscale=(2.0, 10.0), outputscale=(1e-2, 10.0), noise_var=(1e-4, 1.0))
-    fit = fit_hyperparameters("matern52", X, y, rng_for(0, "box"), restarts=3, bounds=bounds)
+    settings = FitSettings(
+        restarts=3,
+        lengthscale_bounds=(2.0, 10.0),
+        outputscale_bounds=(1e-2, 10.0),
+        noise_var_bounds=(1e-4, 1.0),
+    )
+    fit = fit_hyperparameters("matern52", X, y, rng_for(0, "box"), settings)
     assert 2.0 * (1 - 1e-9) <= fit.params.lengthscale <= 10.0 * (1 + 1e-9)
     assert "lengthscale" in fit.at_bound
 
@@ -87,4 +94,4 @@ def test_fitted_gp_uses_the_fitted_mean():
 
 def test_bounds_must_be_ordered():
     with pytest.raises(ValueError, match="lower bound"):
-        Bounds(lengthscale=(1.0, 0.5)).log_box()
+        FitSettings(lengthscale_bounds=(1.0, 0.5)).log_box()

@@ -4,42 +4,21 @@ drivers, budgets and reproducibility."""
 import numpy as np
 import pytest
 
-from localbo.acquisition import gradient_trace
+from localbo.designs import optimal_design
 from localbo.gp import GP
 from localbo.kernels import RBF
 from localbo.local_bo import (
-    DesignCache,
     LocalBOSettings,
     batch_size,
     design_gradient_weights,
     local_bo,
-    optimal_design,
     posterior_gradient_mean,
     run_noiseless_local_bo,
 )
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
-
-
-class Quadratic:
-    """f(x) = 0.5 * sum a_i (x_i - c_i)^2 with the sample-path interface."""
-
-    def __init__(self, center, curvature):
-        self.c, self.a = np.asarray(center), np.asarray(curvature)
-
-    @property
-    def dim(self):
-        return self.c.shape[0]
-
-    def __call__(self, X):
-        return 0.5 * np.sum(self.a * (np.atleast_2d(X) - self.c) ** 2, axis=1)
-
-    def gradient(self, X):
-        return self.a * (np.atleast_2d(X) - self.c)
-
-    def value_and_gradient(self, X):
-        return self(X), self.gradient(X)
+from tests.unit.quadratic import Quadratic
 
 
 def test_batch_schedules():
@@ -51,45 +30,6 @@ def test_batch_schedules():
     assert batch_size("constant", 3, 1, factor=0.5) == 2
     with pytest.raises(ValueError, match="schedule"):
         LocalBOSettings(schedule="d_t3")
-
-
-@pytest.mark.parametrize("include_center", [True, False], ids=["with-center", "no-center"])
-def test_cached_design_equals_a_design_optimized_at_the_iterate(include_center):
-    """The exact shortcut: optimal offsets do not depend on x for a stationary kernel."""
-    kernel, d, b, noise = RBF(), 3, 4, 1e-4
-    settings = LocalBOSettings(design_max_iterations=300)
-    cache = DesignCache(kernel, d, noise, include_center, rng_for(7, "design"), settings)
-    cached = cache.get(b)
-    assert cache.get(b) is cached  # computed once
-    x = np.array([1.3, -0.4, 2.2])
-    fresh = optimal_design(
-        kernel, d, b, noise, include_center, rng_for(7, "design"), settings, center=x
-    )
-    assert fresh.value == pytest.approx(cached.value, rel=1e-7)
-    np.testing.assert_allclose(fresh.offsets, cached.offsets, atol=1e-5)
-    np.testing.assert_array_equal(fresh.counts, cached.counts)
-    # and the cached value is alpha_trace at a translated iterate
-    first = 1 if include_center else 0
-    X_data = x[None, :] if include_center else None
-    value, _ = gradient_trace(kernel, x, x + cached.offsets[first:], noise, X_data)
-    assert value == pytest.approx(cached.value, rel=1e-7)
-
-
-def test_optimized_design_beats_the_differencing_start():
-    kernel, d = RBF(), 3
-    settings = LocalBOSettings()
-    optimized = optimal_design(kernel, d, 8, 0.04, False, rng_for(8, "d"), settings)
-    start = optimal_design(
-        kernel, d, 8, 0.04, False, rng_for(8, "d"), LocalBOSettings(design_max_iterations=0)
-    )
-    assert optimized.size == start.size == 8
-    assert optimized.value < start.value
-
-
-def test_large_batches_repeat_a_differencing_design():
-    settings = LocalBOSettings(design_optimize_max_b=10)
-    design = optimal_design(RBF(), 2, 40, 0.04, False, rng_for(9, "d"), settings)
-    assert design.size == 40 and design.offsets.shape[0] <= 4
 
 
 def test_posterior_gradient_mean_equals_the_gp():
@@ -104,7 +44,7 @@ def test_posterior_gradient_mean_equals_the_gp():
 def test_design_gradient_map_is_the_posterior_gradient_anywhere():
     """The precomputed map of a fixed design gives grad mu_D(x) at every x (stationarity)."""
     kernel, settings = RBF(0.8, 1.5), LocalBOSettings(design_max_iterations=20)
-    design = optimal_design(kernel, 3, 4, 0.01, True, rng_for(12, "d"), settings)
+    design = optimal_design(kernel, 3, 4, 0.01, True, rng_for(12, "d"), **settings.design_options())
     weights = design_gradient_weights(kernel, design, 0.01)
     rng = rng_for(13, "y")
     for _ in range(3):

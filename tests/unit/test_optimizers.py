@@ -1,0 +1,118 @@
+"""The optimizer plug-ins: one contract every registered method meets (budget, reproducible,
+converges on a quadratic), the registry, and a throwaway plug-in written in a few lines."""
+
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from localbo.kernels import RBF
+from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.optimizers import Cost, NoSettings, Optimizer, optimizer_class, register, run_on_path
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+from tests.unit.quadratic import Quadratic
+
+BUILT_IN = ("local_bo", "gp_ucb", "random_search")
+# smaller acquisition searches, so the contract runs in seconds
+KNOBS = {"gp_ucb": {"raw_samples": 32, "local_samples": 32, "restarts": 1}}
+
+
+def optimizer(name):
+    return optimizer_class(name).from_knobs(KNOBS.get(name, {}))
+
+
+@pytest.fixture(scope="module")
+def path():
+    return FourierSamplePath.draw(RBF(), 3, 256, rng_for(30, "path"))
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("sigma", [0.0, 0.1])
+def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma):
+    def run(seed):
+        return run_on_path(
+            optimizer(name),
+            path,
+            RBF(),
+            sigma,
+            25,
+            Box(-2, 2, 3),
+            noise_rng=rng_for(seed, "noise"),
+            rng=rng_for(seed, "method"),
+        )
+
+    a, b = run(34), run(34)
+    assert a.evaluations <= 25
+    if not (name == "local_bo" and sigma == 0):
+        assert a.evaluations == 25
+    np.testing.assert_array_equal(a.x, b.x)
+    assert a.value == b.value
+    assert a.summary()["evaluations"] == a.evaluations
+    assert run(35).value != a.value
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_every_method_improves_a_quadratic_from_its_start(name):
+    """200 noiseless evaluations in [-1, 1]^2 at least halve f(x0) (random search misses with
+    probability 0.949^200 < 1e-4 per seed)."""
+    f = Quadratic([0.3, -0.2], [1.0, 1.0])
+    x0 = np.zeros(2)
+    objective = NoisyObjective(f, 0.0, 200)
+    result = optimizer(name).minimize(objective, RBF(), x0, Box(-1, 1, 2), rng_for(36, name))
+    assert result.evaluations <= 200
+    assert result.value < 0.5 * f(x0[None])[0]
+
+
+def test_registry_finds_the_built_in_methods_by_name():
+    for name in BUILT_IN:
+        cls = optimizer_class(name)
+        assert cls.name == name and issubclass(cls, Optimizer)
+        assert cls().cost(10, 5000).seconds > 0
+    assert optimizer_class("gp_ucb").label == "GP-UCB"
+
+
+def test_unknown_method_or_knob_is_an_error_naming_it():
+    with pytest.raises(ValueError, match="cma_es"):
+        optimizer_class("cma_es")
+    with pytest.raises(ValueError, match="registers no optimizer named 'nothing'"):
+        optimizer_class("nothing", "localbo.kernels")
+    with pytest.raises(ValueError, match="restartz"):
+        optimizer_class("gp_ucb").from_knobs({"restartz": 3})
+
+
+@dataclass(frozen=True)
+class StaySettings:
+    """The only knob of the throwaway method."""
+
+    evaluate_start: bool = True
+
+
+@register
+class StayAtStart(Optimizer):
+    """A throwaway plug-in: evaluate x0 and return it."""
+
+    name = "stay_at_start_unit"
+    Settings = StaySettings
+
+    def minimize(self, objective, kernel, x0, box, rng):
+        import time
+
+        start = time.perf_counter()
+        trace = Trace()
+        if self.settings.evaluate_start:
+            objective(x0[None, :])
+        trace.record(objective, x0)
+        return finish(objective, x0, trace, start, stop="done")
+
+
+def test_a_plug_in_is_a_class_with_one_method():
+    cls = optimizer_class("stay_at_start_unit")
+    assert cls is StayAtStart and cls.label == "stay at start unit"
+    path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(37, "path"))
+    result = run_on_path(cls(), path, RBF(), 0.0, 10, Box(-1, 1, 2), None, rng_for(0))
+    assert isinstance(result, OptimizationResult)
+    assert result.evaluations == 1 and result.value == path(np.zeros((1, 2)))[0]
+    assert cls().cost(2, 10) == Cost(seconds=0.1)
+    with pytest.raises(TypeError, match="StaySettings"):
+        cls(NoSettings())
