@@ -14,14 +14,16 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/fig2.smk"
-include: "workflow/rules/fig1.smk"
-include: "workflow/rules/fig3.smk"
-include: "workflow/rules/gradient_estimation.smk"
+
+
+# Every figure is one rules file: adding workflow/rules/<figure>.smk adds the figure.
+for rules_file in sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk")):
+    if rules_file.name != "common.smk":
+
+        include: rules_file
 
 
 rule all:
     default_target: True
     input:
-        all_figures(),
-        all_tables(),
+        FINAL_TARGETS,

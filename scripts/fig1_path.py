@@ -1,7 +1,7 @@
 """Draw one Fig. 1 sample path (dimension d, index i) from its own stream
 rng_for(seed, "fig1", "path", d, i): adding paths or dimensions never changes existing ones."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.kernels import make_kernel

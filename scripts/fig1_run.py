@@ -5,13 +5,13 @@ Writes a JSON list with one summary per run and an .npz with every run's trace (
 sigma, i), optimizer rng_for(seed, "fig1", "optimizer", method, d, sigma, i).
 """
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import save_json, save_npz
     from localbo.kernels import make_kernel
     from localbo.objective import Box
-    from localbo.optimizers import run_method
+    from localbo.optimizers import optimizer_class, run_on_path
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -20,19 +20,19 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     method, d, sigma = smk.wildcards.method, int(smk.wildcards.d), float(smk.wildcards.sigma)
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
     box = Box(s["box"]["lower"], s["box"]["upper"], d)
+    optimizer = optimizer_class(method, s["module"]).from_knobs(s["method_settings"])
     summaries, traces = [], {}
     for i, path_file in zip(s["paths"], smk.input, strict=True):
         path = FourierSamplePath.load(path_file)
-        result = run_method(
-            method,
+        result = run_on_path(
+            optimizer,
             path,
             kernel,
             sigma,
             s["budget"],
             box,
-            s["method_settings"],
             noise_rng=rng_for(s["seed"], "fig1", "noise", method, d, sigma, i),
-            method_rng=rng_for(s["seed"], "fig1", "optimizer", method, d, sigma, i),
+            rng=rng_for(s["seed"], "fig1", "optimizer", method, d, sigma, i),
         )
         summaries.append({"method": method, "d": d, "sigma": sigma, "path": i, **result.summary()})
         traces.update({f"p{i}_{k}": v for k, v in result.trace.arrays().items()})

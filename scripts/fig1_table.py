@@ -3,7 +3,7 @@
 Wall times stay in the per-job JSON files: the table holds only numbers that identical runs
 reproduce byte for byte."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 COLUMNS = [
     "method",

@@ -1,28 +1,22 @@
 """One Fig. 2 job: estimate E_{d,k,sigma}(b) and write the estimate, design and history."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo import error_function as ef
     from localbo.io import save_json, save_npz
     from localbo.kernels import make_kernel
+    from localbo.pipeline.sections import build
     from localbo.seeding import rng_for
 
     smk = snakemake  # noqa: F821
     s = smk.params.settings
     d, b, sigma = int(smk.wildcards.d), int(smk.wildcards.b), float(smk.wildcards.sigma)
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
-    log.info("E_{d=%d, %s, sigma=%g}(b=%d), %d restart(s)", d, s["kernel"], sigma, b, s["restarts"])
+    settings = build(ef.ErrorFunctionSettings, s["estimate"], "estimate")
+    log.info("E_{d=%d, %s, sigma=%g}(b=%d), %s", d, s["kernel"], sigma, b, settings)
     est = ef.estimate_error_function(
-        kernel,
-        d,
-        b,
-        sigma,
-        rng_for(s["seed"], "fig2", d, b, sigma),
-        restarts=s["restarts"],
-        max_iterations=s["max_iterations"],
-        min_noise_var=s["min_noise_var"],
-        perturbation=s["perturbation"],
+        kernel, d, b, sigma, rng_for(s["seed"], "fig2", d, b, sigma), settings
     )
     designs = {dv.kind: {"value": dv.value, "step": dv.step} for dv in est.designs}
     save_npz(smk.output.arrays, design=est.design, history=est.history)

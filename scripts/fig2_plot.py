@@ -1,7 +1,7 @@
 """Plot Fig. 2 from results/fig2/error_function.csv: estimate (solid) and bound (dashed) per
 noise level, (a) against b at fixed d, (b) against d at fixed b, log-log."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import csv

@@ -1,7 +1,7 @@
 """Collect the Fig. 2 estimates into results/fig2/error_function.csv, one row per (panel, d, b,
 sigma); a job shared by both panels appears once in each."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import load_json, save_csv

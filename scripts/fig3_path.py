@@ -1,11 +1,11 @@
 """Fig. 3: draw the d = 100 sample path and optimize the local-BO design once for all runs
 (it does not depend on the start: the kernel is stationary and no data is reused)."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.kernels import make_kernel
-    from localbo.local_bo import LocalBOSettings, optimal_design
+    from localbo.local_bo import LocalBOSettings, noiseless_design
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -16,15 +16,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     path_rng = rng_for(s["seed"], "fig3", "path", d, s["path_index"])
     FourierSamplePath.draw(kernel, d, s["num_features"], path_rng).save(smk.output.path)
     settings = LocalBOSettings(**s["local_bo"])
-    design = optimal_design(
-        kernel,
-        d,
-        d + 1,
-        settings.min_noise_var,
-        True,
-        rng_for(s["seed"], "fig3", "design"),
-        settings,
-    )
+    design = noiseless_design(kernel, d, rng_for(s["seed"], "fig3", "design"), settings)
     design.save(smk.output.design)
     log.info(
         "path d = %d (M = %d); design of %d points, trace %.3g",

@@ -1,7 +1,7 @@
 """Plot Fig. 3: density of single-run values (left); median and band of the best value after k
 restarts, ours beside the paper's published curve (right)."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import csv

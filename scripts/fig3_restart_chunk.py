@@ -5,14 +5,15 @@ depend on the chunking. Writes, per run: index, start, returned point's true val
 norm, evaluations used and wall time.
 """
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
+    from localbo.designs import Design
     from localbo.io import save_npz
     from localbo.kernels import make_kernel
-    from localbo.local_bo import Design, LocalBOSettings, run_noiseless_local_bo
+    from localbo.local_bo import LocalBOSettings, run_noiseless_local_bo
     from localbo.objective import Box
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for

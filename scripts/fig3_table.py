@@ -2,7 +2,7 @@
 value after k restarts beside the paper's published curve (results/fig3/best_after_restarts.csv).
 """
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import csv

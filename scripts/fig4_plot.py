@@ -1,7 +1,7 @@
 """Plot Fig. 4 from the two-dimensional gradient-estimation cases: contours of f around x, the
 queries, x, the estimate grad mu_D(x) and the true (sub)gradient, one panel per case."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt

@@ -1,7 +1,7 @@
 """Plot Fig. 5 from the one-dimensional gradient-estimation cases: the ReLU, the noisy queries,
 the fitted posterior mean with a two-standard-deviation band, and its tangent at x."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
@@ -9,11 +9,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import seaborn as sns
 
     from localbo.gradient_estimation import TEST_FUNCTIONS
-    from localbo.hyperparameters import Hyperparameters, fitted_gp
     from localbo.io import load_json, load_npz
     from localbo.plotting import latex_number, save_figure, set_style
 
-    HALF_WIDTH = 0.35  # of the window around x
     TANGENT_HALF_WIDTH = 0.15
 
     smk = snakemake  # noqa: F821
@@ -26,13 +24,10 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     ):
         summary, arrays = load_json(summary_path), load_npz(arrays_path)
         x, Z, y = arrays["x"], arrays["queries"], arrays["observations"]
-        gp = fitted_gp(summary["kernel"], Hyperparameters(**summary["hyperparameters"]), Z, y)
-        t = np.linspace(x[0] - HALF_WIDTH, x[0] + HALF_WIDTH, 400)[:, None]
-        mu, var = gp.mean_and_variance(t)
-        sd = np.sqrt(var)
+        t, mu, sd = arrays["curve_grid"][:, None], arrays["curve_mean"], arrays["curve_std"]
         f = TEST_FUNCTIONS[summary["function"]].value
         slope = float(arrays["gradient"][0])
-        mu_x = float(gp.mean(x[None])[0])
+        mu_x = float(arrays["curve_mean_at_x"])
         ax.plot(
             t[:, 0],
             f(t),

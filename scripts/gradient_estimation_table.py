@@ -1,7 +1,7 @@
 """Collect the Fig. 4/5 cases into results/gradient_estimation/summary.csv: each estimate
 grad mu_D(x) beside the paper's reported value, both with their distance to the subdifferential."""
 
-from localbo.runtime import snakemake_job
+from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import load_json, save_csv

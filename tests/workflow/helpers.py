@@ -35,10 +35,12 @@ def snakemake(
     configfiles: tuple[Path, ...] = (TINY,),
     timeout: int = 900,
     check: bool = True,
+    env: dict[str, str] | None = None,
 ) -> subprocess.CompletedProcess[str]:
-    """Run Snakemake on workdir with the given config overrides; raise on failure if `check`."""
+    """Run Snakemake on workdir with the given config overrides and extra environment
+    variables; raise on failure if `check`."""
     cmd = snakemake_command(workdir, *args, configfiles=configfiles)
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "0"}
+    env = {**os.environ, "SOURCE_DATE_EPOCH": "0", **(env or {})}
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stderr[-4000:]}")

@@ -1,12 +1,12 @@
 """Fig. 1 on the tiny config: the table has one row per run within budget, the figure exists,
-and broken fig1 configs fail before any job runs."""
+and a method added as one module plus one config entry gets its panel and rows."""
 
 import csv
 
 import pytest
 import yaml
 
-from tests.workflow.helpers import TINY
+from tests.workflow.helpers import TINY, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -27,7 +27,7 @@ def test_fig1_table_and_figure(tiny_run):
     }
     budgets = {
         "local_bo": fig1["budget"],
-        "gp_ucb": fig1["gp_ucb"]["budget"],
+        "gp_ucb": fig1["methods"]["gp_ucb"]["budget"],
         "random_search": fig1["budget"],
     }
     for row in rows:
@@ -38,3 +38,49 @@ def test_fig1_table_and_figure(tiny_run):
     for ext in ("pdf", "png"):
         assert (tiny_run / f"figures/fig1_local_solutions.{ext}").stat().st_size > 10_000
     assert (tiny_run / "results/fig1/paths/d1/path0.npz").exists()
+
+
+PLUG_IN = """
+from localbo.objective import Trace, finish
+from localbo.optimizers import NoSettings, Optimizer, register
+
+
+@register
+class StayAtStart(Optimizer):
+    name = "stay_at_start"
+    label = "stay at x0"
+    Settings = NoSettings
+
+    def minimize(self, objective, kernel, x0, box, rng):
+        objective(x0[None, :])
+        trace = Trace()
+        trace.record(objective, x0)
+        return finish(objective, x0, trace, 0.0, stop="stayed")
+"""
+
+
+def test_a_throwaway_method_is_one_module_and_one_config_entry(tmp_path):
+    """No rules file is edited: the config entry alone puts the method in Fig. 1."""
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "stay_plugin.py").write_text(PLUG_IN)
+    extra = tmp_path / "stay.yaml"
+    extra.write_text(
+        "fig1:\n  methods:\n    stay_at_start: {module: stay_plugin, paths_per_job: 2}\n"
+    )
+    workdir = tmp_path / "run"
+    snakemake(
+        workdir,
+        "--cores",
+        "2",
+        "results/fig1/local_solutions.csv",
+        "figures/fig1_local_solutions.png",
+        configfiles=(TINY, extra),
+        env={"PYTHONPATH": str(tmp_path / "plugins")},
+    )
+    with open(workdir / "results/fig1/local_solutions.csv") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["method"] == "stay_at_start"]
+    fig1 = yaml.safe_load(TINY.read_text())["fig1"]
+    assert len(rows) == len(fig1["dims"]) * fig1["num_paths"]
+    assert {r["evaluations"] for r in rows} == {"1"} and {r["stop"] for r in rows} == {"stayed"}
+    panels = (workdir / "logs/fig1_plot.log").read_text()
+    assert "panel: stay at x0, $\\sigma$ = 0" in panels, panels

@@ -1,14 +1,13 @@
 """Figs. 4 and 5 on the tiny config: the table beside the paper's values, both figures, shared
-queries (the section's semantic checks: tests/unit/test_config_checks.py)."""
+queries (the section's semantic checks: tests/unit/test_pipeline_settings.py)."""
 
 import csv
 
 import numpy as np
 import pytest
-import yaml
 
 from localbo.io import load_npz
-from tests.workflow.helpers import REPO
+from localbo.pipeline.gradient_estimation import GradientEstimationSettings
 
 pytestmark = pytest.mark.workflow
 
@@ -19,18 +18,18 @@ TARGETS = (
     "figures/fig5_relu.pdf",
     "figures/fig5_relu.png",
 )
-SECTION = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["gradient_estimation"]
+SECTION = GradientEstimationSettings()  # the tiny config keeps the default cases and bounds
 
 
 def test_table_has_every_case_beside_the_paper(tiny_run):
     with open(tiny_run / "results/gradient_estimation/summary.csv") as handle:
         rows = {row["case"]: row for row in csv.DictReader(handle)}
-    assert set(rows) == set(SECTION["cases"])
+    assert set(rows) == set(SECTION.cases.cases)
     assert float(rows["l1_n5"]["paper_grad_2"]) == 0.318
     assert float(rows["relu_n4"]["paper_grad_1"]) == 0.49
     for row in rows.values():
         assert np.isfinite(float(row["grad_1"])) and float(row["error"]) >= 0
-        assert float(row["lengthscale"]) >= SECTION["fit"]["lengthscale_bounds"][0] * (1 - 1e-9)
+        assert float(row["lengthscale"]) >= SECTION.fit.lengthscale_bounds[0] * (1 - 1e-9)
 
 
 def test_figures_exist_and_are_not_empty(tiny_run):

@@ -1,9 +1,13 @@
 # Fig. 1: how good are local solutions? (paper section 3). One job per sample path (so adding
-# paths never reruns anything), one job per (method, d, sigma, chunk of paths), a table with one
-# row per run, and the figure.
+# paths never reruns anything), one job per (method, d, sigma, chunk of paths) for every method
+# of fig1.methods, a table with one row per run, and the figure.
+from functools import partial
+
+FIG1 = SETTINGS.fig1_jobs()
 
 
-include: "common_fig1.smk"
+wildcard_constraints:
+    method="|".join(FIG1.method_names),
 
 
 rule fig1_path:
@@ -20,14 +24,14 @@ rule fig1_path:
         mem_mb=500,
         runtime=10,
     params:
-        settings=fig1_path_settings,
+        settings=FIG1.path_params,
     script:
         "../../scripts/fig1_path.py"
 
 
 rule fig1_run:
     input:
-        fig1_chunk_paths,
+        partial(FIG1.chunk_paths, rules.fig1_path.output[0]),
     output:
         summary="results/fig1/runs/{method}/d{d}_sigma{sigma}_chunk{chunk}.json",
         traces="results/fig1/runs/{method}/d{d}_sigma{sigma}_chunk{chunk}.npz",
@@ -39,21 +43,23 @@ rule fig1_run:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=fig1_mem_mb,
-        runtime=fig1_runtime,
+        mem_mb=FIG1.mem_mb,
+        runtime=FIG1.runtime,
     params:
-        settings=fig1_run_settings,
+        settings=FIG1.run_params,
     script:
         "../../scripts/fig1_run.py"
 
 
 rule fig1_table:
     input:
-        fig1_run_files(),
+        FIG1.run_files(rules.fig1_run.output.summary),
     output:
         "results/fig1/local_solutions.csv",
     log:
         "logs/fig1_table.log",
+    benchmark:
+        "benchmarks/fig1_table.tsv"
     conda:
         "../../envs/localbo.yaml"
     script:
@@ -62,7 +68,7 @@ rule fig1_table:
 
 rule fig1_plot:
     input:
-        "results/fig1/local_solutions.csv",
+        rules.fig1_table.output[0],
     output:
         pdf=report(
             "figures/fig1_local_solutions.pdf",
@@ -74,5 +80,10 @@ rule fig1_plot:
         "logs/fig1_plot.log",
     conda:
         "../../envs/localbo.yaml"
+    params:
+        labels=FIG1.labels(),
     script:
         "../../scripts/fig1_plot.py"
+
+
+FINAL_TARGETS.extend([*rules.fig1_plot.output, *rules.fig1_table.output])

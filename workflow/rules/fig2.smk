@@ -1,4 +1,5 @@
 # Fig. 2: the error function E_{d,k,sigma}(b) against the Matern-5/2 bound (paper section 5.1).
+FIG2 = SETTINGS.fig2_jobs()
 
 
 rule error_function:
@@ -11,34 +12,36 @@ rule error_function:
         "benchmarks/error_function/d{d}_b{b}_sigma{sigma}.tsv"
     conda:
         "../../envs/localbo.yaml"
-    threads: fig2_threads
+    threads: FIG2.threads
     resources:
-        mem_mb=fig2_mem_mb,
-        runtime=fig2_runtime,
+        mem_mb=FIG2.mem_mb,
+        runtime=FIG2.runtime,
     params:
-        settings=fig2_settings,
+        settings=FIG2.params,
     script:
         "../../scripts/fig2_error_function.py"
 
 
 rule fig2_table:
     input:
-        fig2_estimates(),
+        FIG2.estimates(rules.error_function.output.summary),
     output:
         "results/fig2/error_function.csv",
     log:
         "logs/fig2_table.log",
+    benchmark:
+        "benchmarks/fig2_table.tsv"
     conda:
         "../../envs/localbo.yaml"
     params:
-        panels=fig2_panels(FIG2),
+        panels=SETTINGS.fig2.panels(),
     script:
         "../../scripts/fig2_table.py"
 
 
 rule fig2_plot:
     input:
-        "results/fig2/error_function.csv",
+        rules.fig2_table.output[0],
     output:
         pdf=report(
             "figures/fig2_error_function.pdf",
@@ -52,3 +55,6 @@ rule fig2_plot:
         "../../envs/localbo.yaml"
     script:
         "../../scripts/fig2_plot.py"
+
+
+FINAL_TARGETS.extend([*rules.fig2_plot.output, *rules.fig2_table.output])

@@ -1,8 +1,7 @@
 # Fig. 3: what random restarts buy (paper section 5.2). One sample path in d = 100, noiseless
 # local-BO runs from uniform random starts fanned out in chunks, then best-after-k statistics.
-
-
-include: "common_fig3.smk"
+FIG3 = SETTINGS.fig3_jobs()
+FIG3_PUBLISHED = str(Path(workflow.basedir) / "config/paper/fig3_published.csv")
 
 
 rule fig3_path:
@@ -20,15 +19,14 @@ rule fig3_path:
         mem_mb=1000,
         runtime=10,
     params:
-        settings=fig3_model_settings,
+        settings=FIG3.model_params,
     script:
         "../../scripts/fig3_path.py"
 
 
 rule restart_chunk:
     input:
-        path="results/fig3/path.npz",
-        design="results/fig3/design.npz",
+        **rules.fig3_path.output,
     output:
         "results/fig3/chunks/chunk{chunk}.npz",
     log:
@@ -40,37 +38,35 @@ rule restart_chunk:
     threads: 1
     resources:
         mem_mb=1000,
-        runtime=fig3_runtime,
+        runtime=FIG3.runtime,
     params:
-        settings=fig3_chunk_settings,
+        settings=FIG3.chunk_params,
     script:
         "../../scripts/fig3_restart_chunk.py"
 
 
 rule fig3_table:
     input:
-        chunks=fig3_chunk_files(),
+        chunks=FIG3.chunk_files(rules.restart_chunk.output[0]),
         published=FIG3_PUBLISHED,
     output:
         runs="results/fig3/restarts.csv",
         best="results/fig3/best_after_restarts.csv",
     log:
         "logs/fig3_table.log",
+    benchmark:
+        "benchmarks/fig3_table.tsv"
     conda:
         "../../envs/localbo.yaml"
     params:
-        seed=config["seed"],
-        max_restarts=FIG3["max_restarts"],
-        band=FIG3["band"],
-        orderings=FIG3["orderings"],
+        **FIG3.table_params(),
     script:
         "../../scripts/fig3_table.py"
 
 
 rule fig3_plot:
     input:
-        runs="results/fig3/restarts.csv",
-        best="results/fig3/best_after_restarts.csv",
+        **rules.fig3_table.output,
     output:
         pdf=report(
             "figures/fig3_restarts.pdf",
@@ -83,6 +79,9 @@ rule fig3_plot:
     conda:
         "../../envs/localbo.yaml"
     params:
-        show_paper=FIG3["d"] == 100,
+        show_paper=SETTINGS.fig3.comparable_to_paper,
     script:
         "../../scripts/fig3_plot.py"
+
+
+FINAL_TARGETS.extend([*rules.fig3_plot.output, *rules.fig3_table.output])

@@ -1,8 +1,10 @@
 # Figs. 4 and 5: gradient estimation of non-smooth functions (paper section 5.3 and appendix
 # "Additional Experiments"). One job per case, a summary table, one plotting rule per figure.
-
-
-include: "common_gradient_estimation.smk"
+GE = SETTINGS.gradient_estimation_jobs()
+FIG4_CASES, FIG5_CASES = (
+    SETTINGS.gradient_estimation.fig4,
+    SETTINGS.gradient_estimation.fig5,
+)
 
 
 rule gradient_estimate:
@@ -14,7 +16,7 @@ rule gradient_estimate:
     benchmark:
         "benchmarks/gradient_estimate/{case}.tsv"
     wildcard_constraints:
-        case="|".join(GE_CASES),
+        case="|".join(GE.cases),
     conda:
         "../../envs/localbo.yaml"
     threads: 1
@@ -22,18 +24,20 @@ rule gradient_estimate:
         mem_mb=500,
         runtime=10,
     params:
-        settings=gradient_estimation_settings,
+        settings=GE.params,
     script:
         "../../scripts/gradient_estimate.py"
 
 
 rule gradient_estimation_table:
     input:
-        gradient_estimation_results(GE_CASES, "json"),
+        GE.files(GE.cases, rules.gradient_estimate.output.summary),
     output:
         "results/gradient_estimation/summary.csv",
     log:
         "logs/gradient_estimation_table.log",
+    benchmark:
+        "benchmarks/gradient_estimation_table.tsv"
     conda:
         "../../envs/localbo.yaml"
     script:
@@ -42,8 +46,8 @@ rule gradient_estimation_table:
 
 rule fig4_plot:
     input:
-        summaries=gradient_estimation_results(GRADIENT_ESTIMATION["fig4"], "json"),
-        arrays=gradient_estimation_results(GRADIENT_ESTIMATION["fig4"], "npz"),
+        summaries=GE.files(FIG4_CASES, rules.gradient_estimate.output.summary),
+        arrays=GE.files(FIG4_CASES, rules.gradient_estimate.output.arrays),
     output:
         pdf=report(
             "figures/fig4_l1norm.pdf",
@@ -61,8 +65,8 @@ rule fig4_plot:
 
 rule fig5_plot:
     input:
-        summaries=gradient_estimation_results(GRADIENT_ESTIMATION["fig5"], "json"),
-        arrays=gradient_estimation_results(GRADIENT_ESTIMATION["fig5"], "npz"),
+        summaries=GE.files(FIG5_CASES, rules.gradient_estimate.output.summary),
+        arrays=GE.files(FIG5_CASES, rules.gradient_estimate.output.arrays),
     output:
         pdf=report(
             "figures/fig5_relu.pdf",
@@ -76,3 +80,12 @@ rule fig5_plot:
         "../../envs/localbo.yaml"
     script:
         "../../scripts/fig5_plot.py"
+
+
+FINAL_TARGETS.extend(
+    [
+        *rules.fig4_plot.output,
+        *rules.fig5_plot.output,
+        *rules.gradient_estimation_table.output,
+    ]
+)

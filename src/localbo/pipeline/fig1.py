@@ -1,0 +1,234 @@
+"""Fig. 1, local solutions: its config section, its methods and what one job needs.
+
+A method is in Fig. 1 when `fig1.methods` has a section for it (a `null` section leaves it out).
+The section's job keys (`noise_levels`, `paths_per_job`, `budget`, `module`) say where and how
+it runs; every other key is a field of the optimizer's settings dataclass, found in the registry
+of `localbo.optimizers` by the section's name. A job is (method, d, sigma, chunk of paths).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from localbo.local_bo import LocalBOSettings
+from localbo.optimizers import Optimizer, optimizer_class
+from localbo.pipeline.files import sigma_label
+from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params
+
+
+@dataclass(frozen=True)
+class MethodJobs:
+    """How a method's runs are laid out as jobs (the job keys of its `fig1.methods` section).
+
+    Attributes:
+        noise_levels: noise standard deviations run for this method.
+        paths_per_job: sample paths run one after the other in one job.
+        budget: evaluations per run (None: fig1.budget).
+        module: the module that registers the method (None: `localbo.<name>`).
+    """
+
+    noise_levels: tuple[float, ...] = (0.0,)
+    paths_per_job: int = 10
+    budget: int | None = None
+    module: str | None = None
+
+
+@dataclass(frozen=True)
+class Method:
+    """One Fig. 1 method: its name, job layout and optimizer (with its settings)."""
+
+    name: str
+    jobs: MethodJobs
+    optimizer: Optimizer
+
+    def as_config(self) -> dict[str, Any]:
+        return {**as_config(self.jobs), **as_config(self.optimizer.settings)}
+
+
+def method(name: str, section: dict[str, Any] | None, where: str) -> Method:
+    """A method from its config section: job keys to `MethodJobs`, the rest to its settings."""
+    section = dict(section or {})
+    job_keys = MethodJobs.__dataclass_fields__.keys()
+    jobs = build(MethodJobs, {k: section.pop(k) for k in list(section) if k in job_keys}, where)
+    try:
+        optimizer = optimizer_class(name, jobs.module).from_knobs(section)
+    except (TypeError, ValueError) as error:
+        raise ConfigError(f"{where}: {error}") from None
+    return Method(name, jobs, optimizer)
+
+
+def _paper_methods() -> dict[str, Method]:
+    """The paper's three methods with their default knobs (section 3)."""
+    return {
+        "local_bo": method(
+            "local_bo", {"noise_levels": [0.0, 0.05, 0.2], "paths_per_job": 10}, "local_bo"
+        ),
+        "gp_ucb": method("gp_ucb", {"paths_per_job": 1}, "gp_ucb"),
+        "random_search": method("random_search", {"paths_per_job": 50}, "random_search"),
+    }
+
+
+@dataclass(frozen=True)
+class Methods:
+    """The `fig1.methods` section: the methods of Fig. 1, in config order."""
+
+    methods: dict[str, Method] = field(default_factory=_paper_methods)
+
+    @classmethod
+    def from_config(cls, mapping: dict[str, Any], where: str) -> Methods:
+        return cls(
+            {
+                name: method(name, section, f"{where}.{name}")
+                for name, section in mapping.items()
+                if section is not None
+            }
+        )
+
+    def as_config(self) -> dict[str, Any]:
+        return {name: m.as_config() for name, m in self.methods.items()}
+
+
+@dataclass(frozen=True)
+class BoxBounds:
+    """The box [lower, upper]^d of the global methods and of the noisy local-BO projection."""
+
+    lower: float = -5.0
+    upper: float = 5.0
+
+
+@dataclass(frozen=True)
+class Fig1Settings:
+    """The `fig1` config section (paper section 3).
+
+    Attributes:
+        kernel, lengthscale, outputscale: the paths' GP and every method's model (known).
+        num_features: random Fourier features per path.
+        dims: dimensions. num_paths: sample paths per dimension.
+        budget: evaluations per run (a method's own `budget` overrides it).
+        box: the domain.
+        methods: the methods, each with its job layout and settings.
+    """
+
+    kernel: str = "rbf"
+    lengthscale: float = 1.0
+    outputscale: float = 1.0
+    num_features: int = 4096
+    dims: tuple[int, ...] = (1, 5, 10, 20, 30, 50)
+    num_paths: int = 50
+    budget: int = 5000
+    box: BoxBounds = field(default_factory=BoxBounds)
+    methods: Methods = field(default_factory=Methods)
+
+    def method(self, name: str) -> Method:
+        return self.methods.methods[name]
+
+    def budget_of(self, name: str) -> int:
+        """Evaluations per run of a method: its own `budget`, else fig1.budget."""
+        return self.method(name).jobs.budget or self.budget
+
+    def local_bo_settings(self) -> LocalBOSettings:
+        """Local BO's settings (Fig. 3 runs local BO with them); the defaults if not a method."""
+        local = self.methods.methods.get("local_bo")
+        return local.optimizer.settings if local is not None else LocalBOSettings()
+
+    def check(self) -> list[str]:
+        """Problems the schema cannot see, each starting with its dotted key."""
+        errors = []
+        if not self.box.lower < 0 < self.box.upper:
+            errors.append(
+                f"fig1.box: the start x = 0 must lie inside (lower, upper), got "
+                f"({self.box.lower}, {self.box.upper})"
+            )
+        errors += budget_pays_one_gradient(self.budget, max(self.dims), "d")
+        local = self.methods.methods.get("local_bo")
+        if local is not None and 0 not in local.jobs.noise_levels:
+            errors.append(
+                "fig1.methods.local_bo.noise_levels: must contain 0 (the grid-size panel uses "
+                "the sigma = 0 medians)"
+            )
+        return errors
+
+
+def budget_pays_one_gradient(budget: int, d: int, where: str) -> list[str]:
+    """fig1.budget must pay for one local-BO gradient (d + 1 evaluations) in dimension d."""
+    if budget < d + 1:
+        return [
+            f"fig1.budget: {budget} evaluations cannot pay for one local-BO gradient in "
+            f"{where} = {d} (needs d + 1 = {d + 1})"
+        ]
+    return []
+
+
+class Fig1Jobs:
+    """What the Fig. 1 rules ask: job files, per-job parameters and resources.
+
+    Args:
+        seed: the config's base seed. settings: the `fig1` section.
+    """
+
+    def __init__(self, seed: int, settings: Fig1Settings) -> None:
+        self.seed, self.settings = seed, settings
+
+    @property
+    def method_names(self) -> list[str]:
+        return list(self.settings.methods.methods)
+
+    def chunks(self, name: str) -> list[list[int]]:
+        """Path indices of each job of a method: consecutive blocks of paths_per_job."""
+        size = self.settings.method(name).jobs.paths_per_job
+        n = self.settings.num_paths
+        return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
+
+    def run_files(self, pattern: str) -> list[str]:
+        """Every job's file, from the rule's output pattern."""
+        return [
+            pattern.format(method=name, d=d, sigma=sigma_label(s), chunk=c)
+            for name, m in self.settings.methods.methods.items()
+            for d in self.settings.dims
+            for s in m.jobs.noise_levels
+            for c in range(len(self.chunks(name)))
+        ]
+
+    def chunk_paths(self, pattern: str, wildcards: Any) -> list[str]:
+        """The path files of one job, from the path rule's output pattern."""
+        indices = self.chunks(wildcards.method)[int(wildcards.chunk)]
+        return [pattern.format(d=wildcards.d, i=i) for i in indices]
+
+    def path_params(self, wildcards: Any = None) -> dict[str, Any]:
+        """What a sample path depends on (the same for every path and every figure using it)."""
+        return {
+            "seed": self.seed,
+            **kernel_params(self.settings),
+            "num_features": self.settings.num_features,
+        }
+
+    def run_params(self, wildcards: Any) -> dict[str, Any]:
+        """What one job depends on: the kernel, budget, box and its own method's knobs only."""
+        m = self.settings.method(wildcards.method)
+        return {
+            **self.path_params(),
+            "budget": self.settings.budget_of(m.name),
+            "box": as_config(self.settings.box),
+            "paths": self.chunks(m.name)[int(wildcards.chunk)],
+            "module": m.jobs.module,
+            "method_settings": as_config(m.optimizer.settings),
+        }
+
+    def labels(self) -> dict[str, str]:
+        """Each method's name in the figure."""
+        return {name: m.optimizer.label for name, m in self.settings.methods.methods.items()}
+
+    def mem_mb(self, wildcards: Any) -> int:
+        """Paths of the chunk (M x d floats each) plus the method's own memory."""
+        d, name = int(wildcards.d), wildcards.method
+        paths = len(self.chunks(name)[int(wildcards.chunk)])
+        cost = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+        return 500 + paths * self.settings.num_features * (d + 2) * 8 // 2**20 + cost.mem_mb
+
+    def runtime(self, wildcards: Any) -> int:
+        """Minutes per job from the method's cost model, times 3 for a busy node, plus 5."""
+        d, name = int(wildcards.d), wildcards.method
+        paths = len(self.chunks(name)[int(wildcards.chunk)])
+        cost = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+        return int(5 + 3 * paths * cost.seconds / 60)

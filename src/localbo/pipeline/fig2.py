@@ -1,0 +1,173 @@
+"""Fig. 2, the error function: its config section, its (d, b) grid and what one job needs.
+
+Panel (a) fixes d and puts b on a log grid, panel (b) fixes b and puts d on one; a (d, b, sigma)
+job is shared where the panels meet. Designs above `large_b` get fewer restarts and iterations
+and two BLAS threads (one b = 1e4 evaluation costs seconds, and the differencing start is already
+close; two threads pay off only there: measured 1.8x at b = 1e4, 1.1x at b = 2000, and slower
+than one thread on a busy node, bench/README.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from localbo.error_function import ErrorFunctionSettings
+from localbo.pipeline.files import sigma_label
+from localbo.pipeline.sections import kernel_params
+
+
+def log_grid(low: float, high: float, num: int) -> list[int]:
+    """`num` log-spaced values from `low` to `high`, rounded to integers, duplicates removed.
+
+    Example:
+        >>> log_grid(1, 100, 10)
+        [1, 2, 3, 5, 8, 13, 22, 36, 60, 100]
+    """
+    if not 0 < low <= high or num < 1:
+        raise ValueError(f"need 0 < low <= high and num >= 1, got {low}, {high}, {num}")
+    values = np.rint(np.geomspace(low, high, num)).astype(int)
+    return sorted({int(v) for v in values})
+
+
+@dataclass(frozen=True)
+class PanelA:
+    """Panel (a): dimension d, `num` batch sizes log-spaced from b_min (paper: 2d) to b_max."""
+
+    d: int = 10
+    b_min: int = 20
+    b_max: int = 10000
+    num: int = 10
+
+
+@dataclass(frozen=True)
+class PanelB:
+    """Panel (b): batch size b, `num` dimensions log-spaced from d_min to d_max."""
+
+    b: int = 500
+    d_min: int = 1
+    d_max: int = 100
+    num: int = 10
+
+
+@dataclass(frozen=True)
+class Fig2Settings:
+    """The `fig2` config section (paper section 5.1: Matern-5/2, unit hyperparameters).
+
+    Attributes:
+        kernel, lengthscale, outputscale: the GP (the bounds assume unit hyperparameters).
+        noise_levels: noise standard deviations, one line each (not listed in the paper).
+        panel_a, panel_b: the two panels' grids.
+        estimate: the L-BFGS estimate's knobs (`ErrorFunctionSettings`).
+        large_b: designs with b above this use `large_restarts` and `large_max_iterations`.
+    """
+
+    kernel: str = "matern52"
+    lengthscale: float = 1.0
+    outputscale: float = 1.0
+    noise_levels: tuple[float, ...] = (0.01, 0.1, 1.0)
+    panel_a: PanelA = field(default_factory=PanelA)
+    panel_b: PanelB = field(default_factory=PanelB)
+    estimate: ErrorFunctionSettings = field(default_factory=ErrorFunctionSettings)
+    large_b: int = 3000
+    large_restarts: int = 1
+    large_max_iterations: int = 150
+
+    def check(self) -> list[str]:
+        """Problems the schema cannot see, each starting with its dotted key."""
+        errors = []
+        if self.panel_a.b_min > self.panel_a.b_max:
+            errors.append(
+                f"fig2.panel_a.b_min: {self.panel_a.b_min} is larger than "
+                f"fig2.panel_a.b_max = {self.panel_a.b_max}"
+            )
+        if self.panel_b.d_min > self.panel_b.d_max:
+            errors.append(
+                f"fig2.panel_b.d_min: {self.panel_b.d_min} is larger than "
+                f"fig2.panel_b.d_max = {self.panel_b.d_max}"
+            )
+        return errors
+
+    def panels(self) -> dict[str, list[tuple[int, int]]]:
+        """The (d, b) points of panel "a" (d fixed) and panel "b" (b fixed)."""
+        a, b = self.panel_a, self.panel_b
+        return {
+            "a": [(a.d, bb) for bb in log_grid(a.b_min, a.b_max, a.num)],
+            "b": [(dd, b.b) for dd in log_grid(b.d_min, b.d_max, b.num)],
+        }
+
+    def points(self) -> list[tuple[int, int]]:
+        """Every (d, b) of both panels, deduplicated: a job is shared when the panels meet."""
+        return sorted(set().union(*self.panels().values()))
+
+    def is_large(self, b: int) -> bool:
+        """Whether a batch size gets the large-design settings (restarts, iterations, threads)."""
+        return b > self.large_b
+
+    def blas_threads(self, b: int) -> int:
+        """BLAS threads of the job at batch size b: two only for large designs."""
+        return 2 if self.is_large(b) else 1
+
+    def estimate_at(self, b: int) -> ErrorFunctionSettings:
+        """The estimate's settings at batch size b (fewer restarts and iterations when large)."""
+        if not self.is_large(b):
+            return self.estimate
+        return dataclasses.replace(
+            self.estimate, restarts=self.large_restarts, max_iterations=self.large_max_iterations
+        )
+
+
+def eval_seconds(b: int) -> float:
+    """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
+    to bench/bench_error_function.py: 3 ms at b = 500, 90 ms at b = 2000, 7.7 s at b = 1e4;
+    kernel and slope blocks about 1.1e-8 b^2, the Cholesky about 7e-12 b^3."""
+    return 1.1e-8 * b**2 + 7e-12 * b**3
+
+
+class Fig2Jobs:
+    """What the Fig. 2 rules ask: output files, per-job parameters and resources.
+
+    Args:
+        seed: the config's base seed. settings: the `fig2` section.
+    """
+
+    def __init__(self, seed: int, settings: Fig2Settings) -> None:
+        self.seed, self.settings = seed, settings
+
+    def estimates(self, pattern: str) -> list[str]:
+        """The estimate files of every (d, b, sigma), from the rule's output pattern."""
+        return [
+            pattern.format(d=d, b=b, sigma=sigma_label(s))
+            for d, b in self.settings.points()
+            for s in self.settings.noise_levels
+        ]
+
+    def params(self, wildcards: Any) -> dict[str, Any]:
+        """What one (d, b, sigma) job depends on, and nothing else (a new noise level or panel
+        point never reruns existing jobs)."""
+        return {
+            "seed": self.seed,
+            **kernel_params(self.settings),
+            "estimate": dataclasses.asdict(self.settings.estimate_at(int(wildcards.b))),
+        }
+
+    def threads(self, wildcards: Any) -> int:
+        return self.settings.blas_threads(int(wildcards.b))
+
+    @staticmethod
+    def mem_mb(wildcards: Any) -> int:
+        """Twice the peak of one evaluation, K (b x b) plus the slope matrix's upper blocks:
+        1.22 GB measured at b = 1e4 (bench/README.md), about 1.5 b x b float64 matrices."""
+        b = int(wildcards.b)
+        return 500 + 2 * 8 * b * b // 2**20
+
+    def runtime(self, wildcards: Any) -> int:
+        """Minutes: restarts x (iterations + 10) evaluations at the measured cost, times 2 for a
+        busy node, plus 5 minutes of start-up."""
+        b = int(wildcards.b)
+        estimate = self.settings.estimate_at(b)
+        evaluations = estimate.restarts * (estimate.max_iterations + 10)
+        return int(5 + 2 * evaluations * eval_seconds(b) / 60)

@@ -1,0 +1,148 @@
+"""Figs. 4 and 5, gradient estimation of non-smooth functions: the config section, its cases.
+
+Each case is (function, x, n, noise_std); cases with the same x and n share their queries and
+noise draws (`localbo.gradient_estimation.run_case`). Fig. 4 draws the two-dimensional cases,
+Fig. 5 the one-dimensional ones.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from localbo.designs import Design
+from localbo.gradient_estimation import (
+    TEST_FUNCTIONS,
+    GradientEstimate,
+    QueryDesignSettings,
+    run_case,
+)
+from localbo.hyperparameters import FitSettings
+from localbo.pipeline.sections import as_config, build
+
+
+@dataclass(frozen=True)
+class Case:
+    """One estimate: the function, the point, the number of queries, the noise."""
+
+    function: str
+    x: tuple[float, ...]
+    n: int
+    noise_std: float = 0.0
+
+    def __post_init__(self) -> None:
+        if self.function not in TEST_FUNCTIONS:
+            raise ValueError(f"unknown function {self.function!r}; known: {sorted(TEST_FUNCTIONS)}")
+
+
+def _paper_cases() -> dict[str, Case]:
+    """The paper's cases: the noiseless quadratic and l1 at (0, 1) (its code evaluates them
+    without noise), the ReLU at 0 with noise std 0.01 (stated)."""
+    return {
+        "quadratic_n5": Case("quadratic", (0.0, 1.0), 5),
+        "l1_n5": Case("l1", (0.0, 1.0), 5),
+        "l1_n10": Case("l1", (0.0, 1.0), 10),
+        "relu_n2": Case("relu", (0.0,), 2, 0.01),
+        "relu_n4": Case("relu", (0.0,), 4, 0.01),
+    }
+
+
+@dataclass(frozen=True)
+class Cases:
+    """The `gradient_estimation.cases` section: name -> case."""
+
+    cases: dict[str, Case] = field(default_factory=_paper_cases)
+
+    @classmethod
+    def from_config(cls, mapping: dict[str, Any], where: str) -> Cases:
+        return cls({name: build(Case, c, f"{where}.{name}") for name, c in mapping.items()})
+
+    def as_config(self) -> dict[str, Any]:
+        return {name: as_config(case) for name, case in self.cases.items()}
+
+
+@dataclass(frozen=True)
+class GradientEstimationSettings:
+    """The `gradient_estimation` config section (paper section 5.3 and appendix).
+
+    Attributes:
+        kernel: kernel family of the design GP and of the fitted GP (paper: Matern-5/2).
+        design: the design GP and its optimizer. fit: the ML-II fit.
+        cases: the estimates. fig4, fig5: the cases each figure draws, left to right.
+    """
+
+    kernel: str = "matern52"
+    design: QueryDesignSettings = field(default_factory=QueryDesignSettings)
+    fit: FitSettings = field(default_factory=FitSettings)
+    cases: Cases = field(default_factory=Cases)
+    fig4: tuple[str, ...] = ("quadratic_n5", "l1_n5", "l1_n10")
+    fig5: tuple[str, ...] = ("relu_n2", "relu_n4")
+
+    def check(self) -> list[str]:
+        """Panels name existing cases of the right dimension (Fig. 4: 2, Fig. 5: 1)."""
+        section, cases, errors = "gradient_estimation", self.cases.cases, []
+        low_high = {
+            "lengthscale_bounds": self.fit.lengthscale_bounds,
+            "outputscale_bounds": self.fit.outputscale_bounds,
+            "noise_var_bounds": self.fit.noise_var_bounds,
+        }
+        for key, (low, high) in low_high.items():
+            if not low < high:
+                errors.append(f"{section}.fit.{key}: lower bound {low} is not below upper {high}")
+        for figure, dim in (("fig4", 2), ("fig5", 1)):
+            for name in getattr(self, figure):
+                if name not in cases:
+                    errors.append(
+                        f"{section}.{figure}: unknown case {name!r}; known: {sorted(cases)}"
+                    )
+                elif len(cases[name].x) != dim:
+                    errors.append(
+                        f"{section}.{figure}: case {name!r} has dimension {len(cases[name].x)}, "
+                        f"the figure draws dimension {dim}"
+                    )
+        return errors
+
+
+class GradientEstimationJobs:
+    """What the Figs. 4 and 5 rules ask: case files and per-case parameters.
+
+    Args:
+        seed: the config's base seed. settings: the `gradient_estimation` section.
+    """
+
+    def __init__(self, seed: int, settings: GradientEstimationSettings) -> None:
+        self.seed, self.settings = seed, settings
+        self.cases = list(settings.cases.cases)
+
+    @staticmethod
+    def files(cases: tuple[str, ...] | list[str], pattern: str) -> list[str]:
+        """The files of some cases, from a rule's output pattern."""
+        return [pattern.format(case=case) for case in cases]
+
+    def params(self, wildcards: Any) -> dict[str, Any]:
+        """The knobs one case depends on, and nothing else (a new case never reruns others)."""
+        s = self.settings
+        return {
+            "seed": self.seed,
+            "kernel": s.kernel,
+            "design": as_config(s.design),
+            "fit": as_config(s.fit),
+            "case": as_config(s.cases.cases[wildcards.case]),
+        }
+
+
+def run_job(params: dict[str, Any]) -> tuple[Design, np.ndarray, GradientEstimate]:
+    """One case from the parameters `GradientEstimationJobs.params` gave its job."""
+    case = build(Case, params["case"], "case")
+    return run_case(
+        case.function,
+        np.asarray(case.x, dtype=float),
+        case.n,
+        case.noise_std,
+        params["seed"],
+        params["kernel"],
+        build(QueryDesignSettings, params["design"], "design"),
+        build(FitSettings, params["fit"], "fit"),
+    )

@@ -1,0 +1,104 @@
+"""Config sections <-> typed settings: the two conversions every section uses.
+
+`build(cls, mapping, where)` makes a frozen settings dataclass from a config mapping: lists become
+tuples, nested dataclasses are built recursively, a missing key takes the field's default (the
+one place a default is written), and an unknown key or a value the dataclass rejects raises
+`ConfigError` naming the dotted key. A class with a `from_config(mapping, where)` classmethod
+builds itself (sections with a dictionary of sub-sections, such as Fig. 1's methods).
+
+`as_config(settings)` is the inverse: the mapping a config file would hold. The defaults test
+compares `as_config` of the default settings with the schema's defaults and with
+`config/config.yaml`, so the three cannot drift apart.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class ConfigError(ValueError):
+    """A config value the pipeline cannot use; the message starts with its dotted key."""
+
+
+def build(cls: type[T], mapping: Mapping[str, Any] | None, where: str) -> T:
+    """The settings `cls` from a config mapping (missing keys: the field defaults).
+
+    Args:
+        cls: a dataclass, or a class with a `from_config(mapping, where)` classmethod.
+        mapping: the config section (None: all defaults).
+        where: its dotted key, for error messages (e.g. "fig1.box").
+
+    Raises:
+        ConfigError: an unknown key, a wrong type or a value the class rejects.
+    """
+    mapping = {} if mapping is None else mapping
+    if not isinstance(mapping, Mapping):
+        raise ConfigError(f"{where}: expected a mapping, got {mapping!r}")
+    from_config = getattr(cls, "from_config", None)
+    if from_config is not None:
+        return from_config(mapping, where)
+    hints = typing.get_type_hints(cls)
+    fields = {f.name for f in dataclasses.fields(cls) if f.init}
+    unknown = sorted(set(mapping) - fields)
+    if unknown:
+        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(fields)}")
+    values = {
+        name: _convert(hints[name], value, f"{where}.{name}") for name, value in mapping.items()
+    }
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as error:
+        if isinstance(error, ConfigError):
+            raise
+        raise ConfigError(f"{where}: {error}") from None
+
+
+def _convert(hint: Any, value: Any, where: str) -> Any:
+    """A config value as the field type wants it (dataclass, tuple) or unchanged."""
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return build(hint, value, where)
+    origin = typing.get_origin(hint)
+    if origin is tuple and isinstance(value, list | tuple):
+        return tuple(value)
+    if origin in (typing.Union, types.UnionType):
+        inner = [h for h in typing.get_args(hint) if h is not type(None)]
+        if value is not None and len(inner) == 1:
+            return _convert(inner[0], value, where)
+    return value
+
+
+def as_config(settings: Any) -> Any:
+    """The config mapping of a settings object: dataclasses become dicts, tuples lists.
+
+    An object with an `as_config()` method gives its own mapping.
+    """
+    own = getattr(settings, "as_config", None)
+    if own is not None and not isinstance(settings, type):
+        return own()
+    if dataclasses.is_dataclass(settings) and not isinstance(settings, type):
+        return {
+            f.name: as_config(getattr(settings, f.name))
+            for f in dataclasses.fields(settings)
+            if f.init
+        }
+    if isinstance(settings, tuple | list):
+        return [as_config(v) for v in settings]
+    if isinstance(settings, Mapping):
+        return {k: as_config(v) for k, v in settings.items()}
+    return settings
+
+
+def kernel_params(settings: Any) -> dict[str, Any]:
+    """The kernel of a section with `kernel`, `lengthscale` and `outputscale` keys, as job
+    parameters (the arguments of `localbo.kernels.make_kernel`)."""
+    return {
+        "kernel": settings.kernel,
+        "lengthscale": settings.lengthscale,
+        "outputscale": settings.outputscale,
+    }

@@ -1,0 +1,76 @@
+"""The whole pipeline config as typed settings: one class per section, the defaults in them.
+
+`load_settings(config)` turns the (schema-validated) config into `PipelineSettings` and runs the
+semantic checks the schema cannot express; every problem is reported at once, each message
+starting with the dotted key to fix. A figure whose section needs typed settings adds its class
+to `SECTIONS`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
+from localbo.pipeline.fig2 import Fig2Jobs, Fig2Settings
+from localbo.pipeline.fig3 import Fig3Jobs, Fig3Settings
+from localbo.pipeline.gradient_estimation import (
+    GradientEstimationJobs,
+    GradientEstimationSettings,
+)
+from localbo.pipeline.sections import ConfigError, as_config, build
+
+SEED = 20231210  # the base of every random stream
+
+
+@dataclass(frozen=True)
+class PipelineSettings:
+    """Every section of the config; the defaults are the paper-scale run (config/config.yaml)."""
+
+    seed: int = SEED
+    fig2: Fig2Settings = field(default_factory=Fig2Settings)
+    fig1: Fig1Settings = field(default_factory=Fig1Settings)
+    fig3: Fig3Settings = field(default_factory=Fig3Settings)
+    gradient_estimation: GradientEstimationSettings = field(
+        default_factory=GradientEstimationSettings
+    )
+
+    def check(self) -> list[str]:
+        """Every semantic problem, as 'dotted.key: message' strings."""
+        errors = self.fig2.check() + self.fig1.check()
+        errors += self.fig3_jobs().check()
+        errors += self.gradient_estimation.check()
+        return errors
+
+    def fig1_jobs(self) -> Fig1Jobs:
+        return Fig1Jobs(self.seed, self.fig1)
+
+    def fig2_jobs(self) -> Fig2Jobs:
+        return Fig2Jobs(self.seed, self.fig2)
+
+    def fig3_jobs(self) -> Fig3Jobs:
+        return Fig3Jobs(self.fig3, self.fig1_jobs())
+
+    def gradient_estimation_jobs(self) -> GradientEstimationJobs:
+        return GradientEstimationJobs(self.seed, self.gradient_estimation)
+
+
+def load_settings(config: dict[str, Any]) -> PipelineSettings:
+    """The typed settings of a schema-valid config (missing keys take the defaults).
+
+    Raises:
+        ConfigError: every problem found, one per line, each naming its key.
+    """
+    try:
+        settings = build(PipelineSettings, config, "config")
+    except ConfigError as error:
+        raise ConfigError(f"invalid config:\n  {error}") from None
+    errors = settings.check()
+    if errors:
+        raise ConfigError("invalid config:\n  " + "\n  ".join(errors))
+    return settings
+
+
+def default_config() -> dict[str, Any]:
+    """The config mapping of the defaults: what config/config.yaml must hold."""
+    return as_config(PipelineSettings())

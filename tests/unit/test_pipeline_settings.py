@@ -1,0 +1,183 @@
+"""The pipeline's typed settings: one source of defaults, and bad configs named by their key.
+
+Direction: the settings dataclasses own every default. The JSON schema's defaults and
+config/config.yaml (the paper scale) are checked against them here, so none can drift.
+"""
+
+import copy
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.utils import update_config, validate
+
+from localbo.pipeline.sections import ConfigError, as_config
+from localbo.pipeline.settings import PipelineSettings, default_config, load_settings
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = REPO / "config" / "schemas" / "config.schema.yaml"
+CONFIG = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+TINY = yaml.safe_load((REPO / "tests" / "workflow" / "tiny.yaml").read_text())
+
+
+def schema_defaults(node, here=SCHEMA.parent, root=None):
+    """The defaults a schema declares, nested like the config (objects by their properties)."""
+    if "$ref" in node:
+        ref = node["$ref"]
+        if ref.startswith("#/"):
+            target = root
+            for part in ref[2:].split("/"):
+                target = target[part]
+            return schema_defaults(
+                {**target, **{k: v for k, v in node.items() if k != "$ref"}}, here, root
+            )
+        loaded = yaml.safe_load((here / ref).read_text())
+        return schema_defaults(loaded, here, loaded)
+    if "properties" in node:
+        return {
+            key: schema_defaults(sub, here, root)
+            for key, sub in node["properties"].items()
+            if "default" in sub or "properties" in sub or "$ref" in sub
+        }
+    return node["default"]
+
+
+def test_schema_defaults_are_the_settings_defaults():
+    root = yaml.safe_load(SCHEMA.read_text())
+    assert schema_defaults(root, root=root) == default_config()
+
+
+def test_config_yaml_is_the_settings_defaults():
+    """config/config.yaml is the paper scale: every value is the default, every key known."""
+    config = copy.deepcopy(CONFIG)
+    validate(config, str(SCHEMA))
+    assert as_config(load_settings(config)) == default_config()
+
+    def leaves(tree, prefix=""):
+        for key, value in tree.items():
+            if isinstance(value, dict) and value:
+                yield from leaves(value, f"{prefix}{key}.")
+            else:
+                yield f"{prefix}{key}", value
+
+    defaults = dict(leaves(default_config()))
+    for key, value in leaves(CONFIG):  # a key the file writes is a default, not a stray
+        assert defaults[key] == value, key
+
+
+def test_library_defaults_are_the_pipelines():
+    """The library called without settings gives the pipeline's numbers."""
+    from localbo.error_function import ErrorFunctionSettings
+    from localbo.gp_ucb import GPUCBSettings
+    from localbo.gradient_estimation import QueryDesignSettings
+    from localbo.hyperparameters import FitSettings
+    from localbo.local_bo import LocalBOSettings
+
+    defaults = PipelineSettings()
+    assert defaults.fig2.estimate == ErrorFunctionSettings()
+    assert defaults.fig1.method("local_bo").optimizer.settings == LocalBOSettings()
+    assert defaults.fig1.method("gp_ucb").optimizer.settings == GPUCBSettings()
+    assert defaults.gradient_estimation.design == QueryDesignSettings()
+    assert defaults.gradient_estimation.fit == FitSettings()
+
+
+def test_tiny_config_loads_and_keeps_its_overrides():
+    config = copy.deepcopy(CONFIG)
+    update_config(config, TINY)
+    validate(config, str(SCHEMA))
+    settings = load_settings(config)
+    assert settings.fig1.dims == (1, 3)
+    assert settings.fig1.budget_of("gp_ucb") == 12
+    assert settings.fig1.method("local_bo").optimizer.settings.design_max_iterations == 20
+
+
+def test_a_null_method_section_leaves_the_method_out():
+    config = copy.deepcopy(CONFIG)
+    update_config(config, {"fig1": {"methods": {"gp_ucb": None}}})
+    validate(config, str(SCHEMA))
+    assert list(load_settings(config).fig1.methods.methods) == ["local_bo", "random_search"]
+
+
+# (override over the tiny config, text the error must contain): the schema's cases and the
+# semantic checks' cases, all in-process (tests/workflow/test_bad_configs.py runs two end to end)
+BAD_CONFIGS = {
+    "seed-negative": ("seed: -1\n", "seed"),
+    "seed-string": ("seed: abc\n", "seed"),
+    "unknown-top-level-key": ("figg2: {}\n", "figg2"),
+    "unknown-kernel": ("fig2:\n  kernel: periodic\n", "kernel"),
+    "noise-levels-empty": ("fig2:\n  noise_levels: []\n", "noise_levels"),
+    "sigma-negative": ("fig2:\n  noise_levels: [0.1, -0.1]\n", "noise_levels"),
+    "noise-levels-duplicate": ("fig2:\n  noise_levels: [0.1, 0.1]\n", "noise_levels"),
+    "restarts-zero": ("fig2:\n  estimate: {restarts: 0}\n", "restarts"),
+    "max-iterations-float": ("fig2:\n  estimate: {max_iterations: 2.5}\n", "max_iterations"),
+    "dimension-zero": ("fig2:\n  panel_a: {d: 0, b_min: 20, b_max: 40, num: 2}\n", "panel_a"),
+    "b-range-reversed": ("fig2:\n  panel_a: {d: 2, b_min: 50, b_max: 20, num: 2}\n", "b_min"),
+    "d-range-reversed": ("fig2:\n  panel_b: {b: 8, d_min: 9, d_max: 3, num: 2}\n", "d_min"),
+    "batch-size-string": ("fig2:\n  panel_b: {b: many, d_min: 1, d_max: 3, num: 2}\n", "panel_b"),
+    "unknown-section-key": ("fig2:\n  bogus: 1\n", "bogus"),
+    "lengthscale-negative": ("fig2:\n  lengthscale: -1.0\n", "lengthscale"),
+    "perturbation-zero": ("fig2:\n  estimate: {perturbation: 0}\n", "perturbation"),
+    "nugget-zero": ("fig2:\n  estimate: {min_noise_var: 0}\n", "min_noise_var"),
+    "section-not-a-mapping": ("fig2: 3\n", "fig2"),
+    "duplicate-dimensions": ("fig1:\n  dims: [5, 5]\n", "dims"),
+    "budget-below-one-batch": ("fig1:\n  budget: 3\n", "fig1.budget"),
+    "budget-below-one-fig3-batch": ("fig3:\n  d: 6000\n", "fig3.d"),
+    "unknown-step-rule": ("fig1:\n  methods: {local_bo: {step_rule: adam}}\n", "step_rule"),
+    "chunk-size-zero": ("fig3:\n  chunk_size: 0\n", "chunk_size"),
+    "band-above-one": ("fig3:\n  band: 1.5\n", "band"),
+    "start-outside-box": ("fig1:\n  box: {lower: 1.0, upper: 5.0}\n", "fig1.box"),
+    "no-noiseless-level": (
+        "fig1:\n  methods: {local_bo: {noise_levels: [0.1]}}\n",
+        "fig1.methods.local_bo.noise_levels",
+    ),
+    "unknown-schedule": ("fig1:\n  methods: {local_bo: {schedule: d_t3}}\n", "schedule"),
+    "delta-above-1": ("fig1:\n  methods: {gp_ucb: {delta: 1.5}}\n", "delta"),
+    "no-paths": ("fig1:\n  num_paths: 0\n", "num_paths"),
+    "unknown-method": ("fig1:\n  methods: {cma_es: {}}\n", "fig1.methods.cma_es"),
+    "unknown-plug-in-knob": (
+        "fig1:\n  methods: {my_local_bo: {module: localbo.local_bo, step: 1}}\n",
+        "fig1.methods.my_local_bo",
+    ),
+    "plug-in-knob-of-a-method": (
+        "fig1:\n  methods: {random_search: {chunk: 0.5, paths_per_job: 2}}\n",
+        "chunk",
+    ),
+    "unknown-fig4-case": (
+        "gradient_estimation:\n  fig4: [l1_n5, missing_case]\n",
+        "gradient_estimation.fig4",
+    ),
+    "fig5-case-of-dimension-two": (
+        "gradient_estimation:\n  fig5: [quadratic_n5]\n",
+        "dimension 2",
+    ),
+    "fit-bounds-reversed": (
+        "gradient_estimation:\n  fit: {noise_var_bounds: [1.0, 0.1]}\n",
+        "gradient_estimation.fit.noise_var_bounds",
+    ),
+    "unknown-test-function": (
+        "gradient_estimation:\n  cases: {sine: {function: sin, x: [0.0], n: 2}}\n",
+        "sin",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_CONFIGS))
+def test_bad_config_is_refused_naming_the_key(name):
+    text, key = BAD_CONFIGS[name]
+    config = copy.deepcopy(CONFIG)
+    update_config(config, TINY)
+    update_config(config, yaml.safe_load(text))
+    with pytest.raises(Exception) as refused:
+        validate(config, str(SCHEMA))
+        load_settings(config)
+    assert refused.type.__name__ in ("WorkflowError", "ConfigError")
+    assert key in str(refused.value), str(refused.value)
+
+
+def test_every_problem_is_reported_at_once():
+    config = copy.deepcopy(CONFIG)
+    update_config(config, TINY)
+    update_config(config, {"fig1": {"box": {"lower": 1.0, "upper": 5.0}}, "fig3": {"d": 6000}})
+    with pytest.raises(ConfigError) as refused:
+        load_settings(config)
+    assert "fig1.box" in str(refused.value) and "fig3.d" in str(refused.value)
