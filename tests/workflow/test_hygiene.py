@@ -51,6 +51,16 @@ def test_rules_run_scripts_not_shell_commands():
         assert not re.search(r"^\s+(shell|run):", text, re.M), smk.name
 
 
+def test_every_rule_that_runs_a_script_has_log_and_benchmark():
+    found = 0
+    for smk in (REPO / "workflow" / "rules").glob("*.smk"):
+        for name, body in re.findall(r"^rule (\w+):\n((?:    .*\n|\n)+)", smk.read_text(), re.M):
+            if "script:" in body:
+                found += 1
+                assert "log:" in body and "benchmark:" in body, f"{smk.name}: rule {name}"
+    assert found >= 15
+
+
 def normalize(requirement: str) -> str:
     name = re.split(r"[<>=!~\[ ]", requirement.strip(), maxsplit=1)[0].lower()
     return {"matplotlib-base": "matplotlib"}.get(name, name)

@@ -78,6 +78,8 @@ rule fig1_plot:
         png="figures/fig1_local_solutions.png",
     log:
         "logs/fig1_plot.log",
+    benchmark:
+        "benchmarks/fig1_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
     params:

@@ -51,6 +51,8 @@ rule fig2_plot:
         png="figures/fig2_error_function.png",
     log:
         "logs/fig2_plot.log",
+    benchmark:
+        "benchmarks/fig2_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
     script:

@@ -76,6 +76,8 @@ rule fig3_plot:
         png="figures/fig3_restarts.png",
     log:
         "logs/fig3_plot.log",
+    benchmark:
+        "benchmarks/fig3_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
     params:

@@ -57,6 +57,8 @@ rule fig4_plot:
         png="figures/fig4_l1norm.png",
     log:
         "logs/fig4_plot.log",
+    benchmark:
+        "benchmarks/fig4_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
     script:
@@ -76,6 +78,8 @@ rule fig5_plot:
         png="figures/fig5_relu.png",
     log:
         "logs/fig5_plot.log",
+    benchmark:
+        "benchmarks/fig5_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
     script:
