@@ -188,6 +188,7 @@ class GPUCB(FunctionOptimizer):
     label = "GP-UCB"
     Settings = GPUCBSettings
     function = staticmethod(gp_ucb)
+    default_paths_per_job = 1
 
     def cost(self, d: int, budget: int) -> Cost:
         """About 5.5e-8 n^2 s per iteration at n points (0.88 s at n = 4000, d = 20; one core,

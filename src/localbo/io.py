@@ -1,7 +1,9 @@
 """Atomic file output and safe input: a killed job never leaves a half-written result.
 
 Every writer goes to a temporary file in the destination's directory and renames it into place
-(rename is atomic on POSIX); arrays are read with allow_pickle=False.
+(rename is atomic on POSIX); arrays are read with allow_pickle=False. The file gets the mode any
+new file gets (0666 less the umask), so a group can read results on a shared cluster:
+`tempfile.mkstemp` alone would leave it 0600.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    os.fchmod(fd, 0o666 & ~current_umask())
     os.close(fd)
     try:
         yield Path(tmp)
@@ -33,6 +36,13 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
+
+
+def current_umask() -> int:
+    """The process's umask (read by setting it and putting it back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _write_text(path: str | Path, write: Callable[[IO[str]], None]) -> None:

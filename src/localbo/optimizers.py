@@ -3,7 +3,8 @@
 An optimizer is a subclass of `Optimizer` with a `name`, a frozen settings dataclass `Settings`
 (whose field defaults are the only defaults of its knobs) and one method to implement, `minimize`.
 It may also give a `cost` model, the CPU seconds and memory of one run, which the pipeline's rules
-turn into `runtime` and `mem_mb`. `@register` puts the class in the registry;
+turn into `runtime` and `mem_mb`, and the noise levels and paths per job Fig. 1 runs it with
+unless its config section says otherwise. `@register` puts the class in the registry;
 `optimizer_class(name)` finds it, importing `localbo.<name>` (or the module the caller names)
 first, so the pipeline needs no list of methods:
 
@@ -21,7 +22,6 @@ its own stream `rng`, and returns an `OptimizationResult` (`localbo.objective`).
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Callable
@@ -61,12 +61,15 @@ class Optimizer(ABC):
     """
 
     name: ClassVar[str]
-    label: ClassVar[str] = ""  # the name in figures (default: the name with spaces)
+    label: ClassVar[str]  # the name in figures (default: the name with spaces)
     Settings: ClassVar[type[Any]] = NoSettings
+    # how Fig. 1 runs the method when its config section does not say
+    default_noise_levels: ClassVar[tuple[float, ...]] = (0.0,)
+    default_paths_per_job: ClassVar[int] = 10
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        if not cls.label and hasattr(cls, "name"):
+        if "name" in cls.__dict__ and "label" not in cls.__dict__:
             cls.label = cls.name.replace("_", " ")
 
     def __init__(self, settings: Any = None) -> None:
@@ -74,18 +77,13 @@ class Optimizer(ABC):
         if not isinstance(self.settings, self.Settings):
             raise TypeError(f"{self.name} takes {self.Settings.__name__}, got {settings!r}")
 
-    @classmethod
-    def from_knobs(cls, knobs: dict[str, Any]) -> Optimizer:
-        """The optimizer with its settings from a mapping (a config section's knobs).
+    def __eq__(self, other: object) -> bool:
+        return type(self) is type(other) and self.settings == other.settings  # type: ignore[attr-defined]
 
-        Raises:
-            ValueError: a key that is not a field of `Settings` (named), or a bad value.
-        """
-        fields = {f.name for f in dataclasses.fields(cls.Settings)}
-        unknown = sorted(set(knobs) - fields)
-        if unknown:
-            raise ValueError(f"{cls.name} has no setting {unknown}; known: {sorted(fields)}")
-        return cls(cls.Settings(**knobs))
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.settings!r})"
 
     @abstractmethod
     def minimize(
@@ -150,20 +148,25 @@ def optimizer_class(name: str, module: str | None = None) -> type[Optimizer]:
 
     Args:
         name: the registered name (a Fig. 1 method's config key).
-        module: the module that registers it (default: `localbo.<name>`), imported first.
+        module: the module that registers it, imported first if the name is not registered yet
+            (default: `localbo.<name>`); when given, the registered class must come from it.
 
     Raises:
-        ValueError: no such module, or the module registers no optimizer of that name.
+        ValueError: no such module, the module registers no optimizer of that name, or the
+            name is registered by another module.
     """
+    where = module or f"localbo.{name}"
     if name not in _REGISTRY:
-        module = module or f"localbo.{name}"
         try:
-            importlib.import_module(module)
+            importlib.import_module(where)
         except ModuleNotFoundError as error:
-            raise ValueError(f"no optimizer {name!r}: cannot import {module!r} ({error})") from None
-    if name not in _REGISTRY:
-        raise ValueError(f"module {module!r} registers no optimizer named {name!r}")
-    return _REGISTRY[name]
+            raise ValueError(f"no optimizer {name!r}: cannot import {where!r} ({error})") from None
+    cls = _REGISTRY.get(name)
+    if cls is None:
+        raise ValueError(f"module {where!r} registers no optimizer named {name!r}")
+    if module is not None and cls.__module__ != module:
+        raise ValueError(f"optimizer {name!r} is registered by {cls.__module__!r}, not {module!r}")
+    return cls
 
 
 def run_on_path(

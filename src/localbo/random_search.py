@@ -74,6 +74,7 @@ class RandomSearch(FunctionOptimizer):
     name = "random_search"
     Settings = RandomSearchSettings
     function = staticmethod(random_search)
+    default_paths_per_job = 50
 
     def cost(self, d: int, budget: int) -> Cost:
         """Under a second per run (one core)."""

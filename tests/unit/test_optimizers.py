@@ -19,7 +19,8 @@ KNOBS = {"gp_ucb": {"raw_samples": 32, "local_samples": 32, "restarts": 1}}
 
 
 def optimizer(name):
-    return optimizer_class(name).from_knobs(KNOBS.get(name, {}))
+    cls = optimizer_class(name)
+    return cls(cls.Settings(**KNOBS.get(name, {})))
 
 
 @pytest.fixture(scope="module")
@@ -77,8 +78,10 @@ def test_unknown_method_or_knob_is_an_error_naming_it():
         optimizer_class("cma_es")
     with pytest.raises(ValueError, match="registers no optimizer named 'nothing'"):
         optimizer_class("nothing", "localbo.kernels")
-    with pytest.raises(ValueError, match="restartz"):
-        optimizer_class("gp_ucb").from_knobs({"restartz": 3})
+    with pytest.raises(
+        ValueError, match=r"registered by 'localbo\.gp_ucb', not 'localbo\.kernels'"
+    ):
+        optimizer_class("gp_ucb", "localbo.kernels")
 
 
 @dataclass(frozen=True)
@@ -106,9 +109,20 @@ class StayAtStart(Optimizer):
         return finish(objective, x0, trace, start, stop="done")
 
 
+class StayLabelled(StayAtStart):
+    name = "stay_labelled_unit"
+
+
+def test_a_subclass_gets_its_own_label_and_job_defaults_are_inherited():
+    assert StayLabelled.label == "stay labelled unit"
+    assert StayLabelled.default_paths_per_job == Optimizer.default_paths_per_job == 10
+    assert optimizer_class("local_bo").default_noise_levels == (0.0, 0.05, 0.2)
+
+
 def test_a_plug_in_is_a_class_with_one_method():
-    cls = optimizer_class("stay_at_start_unit")
+    cls = optimizer_class("stay_at_start_unit", __name__)
     assert cls is StayAtStart and cls.label == "stay at start unit"
+    assert cls() == cls(StaySettings()) != cls(StaySettings(evaluate_start=False))
     path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(37, "path"))
     result = run_on_path(cls(), path, RBF(), 0.0, 10, Box(-1, 1, 2), None, rng_for(0))
     assert isinstance(result, OptimizationResult)

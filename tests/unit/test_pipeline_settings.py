@@ -11,8 +11,10 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
+from localbo.optimizers import Optimizer
+from localbo.pipeline.fig1 import MethodJobs, method_defaults
 from localbo.pipeline.sections import ConfigError, as_config
-from localbo.pipeline.settings import PipelineSettings, default_config, load_settings
+from localbo.pipeline.settings import default_config, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "config" / "schemas" / "config.schema.yaml"
@@ -42,43 +44,54 @@ def schema_defaults(node, here=SCHEMA.parent, root=None):
     return node["default"]
 
 
+def leaves(tree, prefix=""):
+    """(dotted key, value) of every leaf of a nested mapping."""
+    for key, value in tree.items():
+        if isinstance(value, dict) and value:
+            yield from leaves(value, f"{prefix}{key}.")
+        else:
+            yield f"{prefix}{key}", value
+
+
+def split_methods(config):
+    """(the config without fig1.methods, the method sections)."""
+    config = copy.deepcopy(config)
+    return config, config["fig1"].pop("methods")
+
+
 def test_schema_defaults_are_the_settings_defaults():
     root = yaml.safe_load(SCHEMA.read_text())
-    assert schema_defaults(root, root=root) == default_config()
+    declared, methods = split_methods(schema_defaults(root, root=root))
+    expected, no_methods = split_methods(default_config())
+    assert no_methods == {}  # the config names the methods, there is no default list
+    assert declared == expected
+    assert set(methods) == {"local_bo", "gp_ucb", "random_search"}
+    for name, section in methods.items():  # the schema's section of each built-in method
+        assert section == method_defaults(name), name
+    fig1 = yaml.safe_load((SCHEMA.parent / "fig1.schema.yaml").read_text())
+    plug_in = schema_defaults(fig1["$defs"]["method"], root=fig1)
+    assert plug_in == as_config(
+        MethodJobs(Optimizer.default_noise_levels, Optimizer.default_paths_per_job)
+    )
 
 
 def test_config_yaml_is_the_settings_defaults():
-    """config/config.yaml is the paper scale: every value is the default, every key known."""
+    """config/config.yaml is the paper scale: every value it writes is a default, every key
+    known; every method it names has its defaults (a method added there needs no other edit)."""
+    written, methods = split_methods(CONFIG)
+    defaults = dict(leaves(split_methods(default_config())[0]))
+    for key, value in leaves(written):
+        assert defaults[key] == value, key
+    assert list(methods) == ["local_bo", "gp_ucb", "random_search"]
+    for name, section in methods.items():
+        expected = method_defaults(name)
+        for key, value in section.items():
+            assert expected[key] == value, f"fig1.methods.{name}.{key}"
     config = copy.deepcopy(CONFIG)
     validate(config, str(SCHEMA))
-    assert as_config(load_settings(config)) == default_config()
-
-    def leaves(tree, prefix=""):
-        for key, value in tree.items():
-            if isinstance(value, dict) and value:
-                yield from leaves(value, f"{prefix}{key}.")
-            else:
-                yield f"{prefix}{key}", value
-
-    defaults = dict(leaves(default_config()))
-    for key, value in leaves(CONFIG):  # a key the file writes is a default, not a stray
-        assert defaults[key] == value, key
-
-
-def test_library_defaults_are_the_pipelines():
-    """The library called without settings gives the pipeline's numbers."""
-    from localbo.error_function import ErrorFunctionSettings
-    from localbo.gp_ucb import GPUCBSettings
-    from localbo.gradient_estimation import QueryDesignSettings
-    from localbo.hyperparameters import FitSettings
-    from localbo.local_bo import LocalBOSettings
-
-    defaults = PipelineSettings()
-    assert defaults.fig2.estimate == ErrorFunctionSettings()
-    assert defaults.fig1.method("local_bo").optimizer.settings == LocalBOSettings()
-    assert defaults.fig1.method("gp_ucb").optimizer.settings == GPUCBSettings()
-    assert defaults.gradient_estimation.design == QueryDesignSettings()
-    assert defaults.gradient_estimation.fit == FitSettings()
+    loaded, loaded_methods = split_methods(as_config(load_settings(config)))
+    assert loaded == split_methods(default_config())[0]
+    assert loaded_methods == {name: method_defaults(name) for name in methods}
 
 
 def test_tiny_config_loads_and_keeps_its_overrides():
@@ -135,8 +148,21 @@ BAD_CONFIGS = {
     "no-paths": ("fig1:\n  num_paths: 0\n", "num_paths"),
     "unknown-method": ("fig1:\n  methods: {cma_es: {}}\n", "fig1.methods.cma_es"),
     "unknown-plug-in-knob": (
-        "fig1:\n  methods: {my_local_bo: {module: localbo.local_bo, step: 1}}\n",
-        "fig1.methods.my_local_bo",
+        "fig1:\n  methods: {stay_at_start_unit: {module: tests.unit.test_optimizers, step: 1}}\n",
+        "fig1.methods.stay_at_start_unit: unknown key(s) ['step']",
+    ),
+    "plug-in-knob-of-the-wrong-type": (
+        "fig1:\n  methods: {stay_at_start_unit: {module: tests.unit.test_optimizers,"
+        " evaluate_start: maybe}}\n",
+        "fig1.methods.stay_at_start_unit.evaluate_start: expected bool",
+    ),
+    "module-that-does-not-register-it": (
+        "fig1:\n  methods: {my_local_bo: {module: localbo.local_bo}}\n",
+        "registers no optimizer named 'my_local_bo'",
+    ),
+    "every-method-null": (
+        "fig1:\n  methods: {local_bo: null, gp_ucb: null, random_search: null}\n",
+        "fig1.methods: no method",
     ),
     "plug-in-knob-of-a-method": (
         "fig1:\n  methods: {random_search: {chunk: 0.5, paths_per_job: 2}}\n",

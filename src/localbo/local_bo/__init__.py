@@ -86,6 +86,8 @@ class LocalBO(FunctionOptimizer):
     label = "local BO"
     Settings = LocalBOSettings
     function = staticmethod(local_bo)
+    default_noise_levels = (0.0, 0.05, 0.2)  # the paper's (section 3)
+    default_paths_per_job = 10
 
     def cost(self, d: int, budget: int) -> Cost:
         """A safe bound: a noiseless d = 50 run at budget 5000 takes 0.1 s, a noisy d = 1 run

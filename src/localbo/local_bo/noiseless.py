@@ -58,7 +58,7 @@ def run_noiseless(
         kernel: kernel of the GP model (known hyperparameters).
         x0: (d,) start.
         settings: `LocalBOSettings` (min_noise_var, bfgs_gtol, data_window).
-        design: a design that includes the center, e.g. from `DesignCache.get(d + 1)`.
+        design: a design that includes the center, e.g. from `noiseless_design`.
     """
     if not design.includes_center:
         raise ValueError("the noiseless driver needs a design that includes the iterate")

@@ -22,16 +22,21 @@ class MethodJobs:
     """How a method's runs are laid out as jobs (the job keys of its `fig1.methods` section).
 
     Attributes:
-        noise_levels: noise standard deviations run for this method.
-        paths_per_job: sample paths run one after the other in one job.
+        noise_levels: noise standard deviations run for this method (default: the optimizer
+            class's `default_noise_levels`).
+        paths_per_job: sample paths run one after the other in one job (default: the class's
+            `default_paths_per_job`).
         budget: evaluations per run (None: fig1.budget).
         module: the module that registers the method (None: `localbo.<name>`).
     """
 
-    noise_levels: tuple[float, ...] = (0.0,)
-    paths_per_job: int = 10
+    noise_levels: tuple[float, ...]
+    paths_per_job: int
     budget: int | None = None
     module: str | None = None
+
+
+JOB_KEYS = tuple(MethodJobs.__dataclass_fields__)
 
 
 @dataclass(frozen=True)
@@ -46,40 +51,45 @@ class Method:
         return {**as_config(self.jobs), **as_config(self.optimizer.settings)}
 
 
-def method(name: str, section: dict[str, Any] | None, where: str) -> Method:
-    """A method from its config section: job keys to `MethodJobs`, the rest to its settings."""
+def method_from_config(name: str, section: dict[str, Any] | None, where: str) -> Method:
+    """A method from its config section: job keys to `MethodJobs`, the rest to its settings.
+
+    Raises:
+        ConfigError: an unknown method or module, an unknown knob, a bad value.
+    """
     section = dict(section or {})
-    job_keys = MethodJobs.__dataclass_fields__.keys()
-    jobs = build(MethodJobs, {k: section.pop(k) for k in list(section) if k in job_keys}, where)
     try:
-        optimizer = optimizer_class(name, jobs.module).from_knobs(section)
-    except (TypeError, ValueError) as error:
+        cls = optimizer_class(name, section.get("module"))
+    except ValueError as error:
         raise ConfigError(f"{where}: {error}") from None
-    return Method(name, jobs, optimizer)
-
-
-def _paper_methods() -> dict[str, Method]:
-    """The paper's three methods with their default knobs (section 3)."""
-    return {
-        "local_bo": method(
-            "local_bo", {"noise_levels": [0.0, 0.05, 0.2], "paths_per_job": 10}, "local_bo"
-        ),
-        "gp_ucb": method("gp_ucb", {"paths_per_job": 1}, "gp_ucb"),
-        "random_search": method("random_search", {"paths_per_job": 50}, "random_search"),
+    clash = sorted(set(JOB_KEYS) & set(cls.Settings.__dataclass_fields__))
+    if clash:
+        raise ConfigError(f"{where}: settings of {name!r} may not use the job keys {clash}")
+    jobs = {
+        "noise_levels": cls.default_noise_levels,
+        "paths_per_job": cls.default_paths_per_job,
+        **{k: section.pop(k) for k in JOB_KEYS if k in section},
     }
+    return Method(name, build(MethodJobs, jobs, where), cls(build(cls.Settings, section, where)))
+
+
+def method_defaults(name: str) -> dict[str, Any]:
+    """The config section of a registered method with nothing set: every key at its default."""
+    return method_from_config(name, {}, name).as_config()
 
 
 @dataclass(frozen=True)
 class Methods:
-    """The `fig1.methods` section: the methods of Fig. 1, in config order."""
+    """The `fig1.methods` section: the methods of Fig. 1 in config order (a null section is
+    no method). There is no default list: the config names the methods."""
 
-    methods: dict[str, Method] = field(default_factory=_paper_methods)
+    methods: dict[str, Method] = field(default_factory=dict)
 
     @classmethod
     def from_config(cls, mapping: dict[str, Any], where: str) -> Methods:
         return cls(
             {
-                name: method(name, section, f"{where}.{name}")
+                name: method_from_config(name, section, f"{where}.{name}")
                 for name, section in mapping.items()
                 if section is not None
             }
@@ -132,6 +142,13 @@ class Fig1Settings:
         local = self.methods.methods.get("local_bo")
         return local.optimizer.settings if local is not None else LocalBOSettings()
 
+    def local_bo_budget(self) -> tuple[int, str]:
+        """Local BO's budget per run and the key that sets it (Fig. 3 uses it)."""
+        local = self.methods.methods.get("local_bo")
+        if local is not None and local.jobs.budget is not None:
+            return local.jobs.budget, "fig1.methods.local_bo.budget"
+        return self.budget, "fig1.budget"
+
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
         errors = []
@@ -140,6 +157,8 @@ class Fig1Settings:
                 f"fig1.box: the start x = 0 must lie inside (lower, upper), got "
                 f"({self.box.lower}, {self.box.upper})"
             )
+        if not self.methods.methods:
+            errors.append("fig1.methods: no method to run (every section is null)")
         errors += budget_pays_one_gradient(self.budget, max(self.dims), "d")
         local = self.methods.methods.get("local_bo")
         if local is not None and 0 not in local.jobs.noise_levels:
@@ -150,11 +169,13 @@ class Fig1Settings:
         return errors
 
 
-def budget_pays_one_gradient(budget: int, d: int, where: str) -> list[str]:
-    """fig1.budget must pay for one local-BO gradient (d + 1 evaluations) in dimension d."""
+def budget_pays_one_gradient(
+    budget: int, d: int, where: str, key: str = "fig1.budget"
+) -> list[str]:
+    """The budget `key` must pay for one local-BO gradient (d + 1 evaluations) in dimension d."""
     if budget < d + 1:
         return [
-            f"fig1.budget: {budget} evaluations cannot pay for one local-BO gradient in "
+            f"{key}: {budget} evaluations cannot pay for one local-BO gradient in "
             f"{where} = {d} (needs d + 1 = {d + 1})"
         ]
     return []
@@ -232,3 +253,9 @@ class Fig1Jobs:
         paths = len(self.chunks(name)[int(wildcards.chunk)])
         cost = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
         return int(5 + 3 * paths * cost.seconds / 60)
+
+
+def job_optimizer(name: str, params: dict[str, Any]) -> Optimizer:
+    """The optimizer of one Fig. 1 job, from the parameters `Fig1Jobs.run_params` gave it."""
+    cls = optimizer_class(name, params["module"])
+    return cls(build(cls.Settings, params["method_settings"], f"fig1.methods.{name}"))

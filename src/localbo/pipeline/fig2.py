@@ -17,7 +17,7 @@ import numpy as np
 
 from localbo.error_function import ErrorFunctionSettings
 from localbo.pipeline.files import sigma_label
-from localbo.pipeline.sections import kernel_params
+from localbo.pipeline.sections import as_config, kernel_params
 
 
 def log_grid(low: float, high: float, num: int) -> list[int]:
@@ -151,7 +151,7 @@ class Fig2Jobs:
         return {
             "seed": self.seed,
             **kernel_params(self.settings),
-            "estimate": dataclasses.asdict(self.settings.estimate_at(int(wildcards.b))),
+            "estimate": as_config(self.settings.estimate_at(int(wildcards.b))),
         }
 
     def threads(self, wildcards: Any) -> int:

@@ -51,13 +51,13 @@ class Fig3Jobs:
         self.settings, self.fig1 = settings, fig1
 
     def check(self) -> list[str]:
-        """Fig. 3 runs local BO with the fig1 budget in its own dimension."""
-        return budget_pays_one_gradient(self.budget, self.settings.d, "fig3.d")
+        """Fig. 3 runs local BO with its Fig. 1 budget in its own dimension."""
+        budget, key = self.fig1.settings.local_bo_budget()
+        return budget_pays_one_gradient(budget, self.settings.d, "fig3.d", key)
 
     @property
     def budget(self) -> int:
-        fig1 = self.fig1.settings
-        return fig1.budget_of("local_bo") if "local_bo" in self.fig1.method_names else fig1.budget
+        return self.fig1.settings.local_bo_budget()[0]
 
     def chunk_files(self, pattern: str) -> list[str]:
         count = -(-self.settings.num_restarts // self.settings.chunk_size)

@@ -47,29 +47,50 @@ def build(cls: type[T], mapping: Mapping[str, Any] | None, where: str) -> T:
     fields = {f.name for f in dataclasses.fields(cls) if f.init}
     unknown = sorted(set(mapping) - fields)
     if unknown:
-        raise ConfigError(f"{where}: unknown key(s) {unknown}; known: {sorted(fields)}")
+        raise ConfigError(f"{where or 'config'}: unknown key(s) {unknown}; known: {sorted(fields)}")
     values = {
-        name: _convert(hints[name], value, f"{where}.{name}") for name, value in mapping.items()
+        name: _convert(hints[name], value, f"{where}.{name}" if where else name)
+        for name, value in mapping.items()
     }
     try:
         return cls(**values)
-    except (TypeError, ValueError) as error:
-        if isinstance(error, ConfigError):
-            raise
-        raise ConfigError(f"{where}: {error}") from None
+    except ValueError as error:  # the class's own checks (__post_init__)
+        raise ConfigError(f"{where or 'config'}: {error}") from None
 
 
 def _convert(hint: Any, value: Any, where: str) -> Any:
-    """A config value as the field type wants it (dataclass, tuple) or unchanged."""
+    """A config value as the field type wants it: a nested dataclass, a tuple (of converted
+    items), or a number, string or flag of the right type.
+
+    Raises:
+        ConfigError: a value of the wrong type.
+    """
     if isinstance(hint, type) and dataclasses.is_dataclass(hint):
         return build(hint, value, where)
-    origin = typing.get_origin(hint)
-    if origin is tuple and isinstance(value, list | tuple):
-        return tuple(value)
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
     if origin in (typing.Union, types.UnionType):
-        inner = [h for h in typing.get_args(hint) if h is not type(None)]
-        if value is not None and len(inner) == 1:
+        inner = [h for h in args if h is not type(None)]
+        if value is None and type(None) in args:
+            return None
+        if len(inner) == 1:
             return _convert(inner[0], value, where)
+        return value
+    if origin is tuple:
+        if not isinstance(value, list | tuple):
+            raise ConfigError(f"{where}: expected a list, got {value!r}")
+        items = args[:1] * len(value) if args[1:] == (Ellipsis,) else args
+        if len(items) != len(value):
+            raise ConfigError(f"{where}: expected {len(items)} values, got {value!r}")
+        return tuple(
+            _convert(h, v, f"{where}[{i}]")
+            for i, (h, v) in enumerate(zip(items, value, strict=True))
+        )
+    if hint is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if hint in (int, float, str, bool) and not (
+        isinstance(value, hint) and (hint is bool or not isinstance(value, bool))
+    ):
+        raise ConfigError(f"{where}: expected {hint.__name__}, got {value!r}")
     return value
 
 

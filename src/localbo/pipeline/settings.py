@@ -62,7 +62,7 @@ def load_settings(config: dict[str, Any]) -> PipelineSettings:
         ConfigError: every problem found, one per line, each naming its key.
     """
     try:
-        settings = build(PipelineSettings, config, "config")
+        settings = build(PipelineSettings, config, "")
     except ConfigError as error:
         raise ConfigError(f"invalid config:\n  {error}") from None
     errors = settings.check()
