@@ -409,7 +409,9 @@ def main() -> None:
     p.add_argument("--stages-calls", type=int, default=200)
     p.add_argument("--restart-b", type=int, nargs="+", default=[500, 1000])
     p.add_argument("--restart-repeats", type=int, default=1)
-    p.add_argument("--max-iterations", type=int, default=300, help="config fig2.max_iterations")
+    p.add_argument(
+        "--max-iterations", type=int, default=300, help="config fig2.estimate.max_iterations"
+    )
     p.add_argument("--torch-lbfgs", action="store_true", help="also torch.optim.LBFGS (reference)")
     p.add_argument("--threads-b", type=int, default=2000)
     p.add_argument("--threads-repeats", type=int, default=7)
@@ -430,9 +432,8 @@ def main() -> None:
         help="keep glibc's default of unmapping freed blocks (the pipeline's jobs do not)",
     )
     args = p.parse_args()
-    if (
-        not args.default_malloc
-    ):  # as in every pipeline job (localbo.pipeline.runtime); both libraries
+    # as in every pipeline job (localbo.pipeline.runtime); both libraries
+    if not args.default_malloc:
         keep_freed_memory()
 
     RESULTS.parent.mkdir(parents=True, exist_ok=True)

@@ -16,7 +16,7 @@
 
 Everything is float64 on the CPU. `GPyTorchTrace` returns a numpy (value, grad) pair so that
 the same scipy L-BFGS-B driver (`lbfgs_scipy`, the options of
-`localbo.error_function.minimize_trace`) can run either implementation from the same start: a
+`localbo.designs.minimize_trace`) can run either implementation from the same start: a
 like-for-like comparison of the objective, not of two optimizers. `lbfgs_torch` is the pure torch
 alternative (torch.optim.LBFGS with strong Wolfe line search), for reference only.
 """
@@ -104,7 +104,7 @@ class LBFGSRun:
 
 
 def lbfgs_scipy(objective: Callable, Z0: np.ndarray, max_iterations: int) -> LBFGSRun:
-    """scipy L-BFGS-B with exactly the options of `localbo.error_function.minimize_trace`, the
+    """scipy L-BFGS-B with exactly the options of `localbo.designs.minimize_trace`, the
     start's value taken from L-BFGS-B's first evaluation as there."""
     t0 = time.perf_counter()
     values: list[float] = []

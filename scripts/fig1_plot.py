@@ -60,6 +60,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     for ax, method in zip(panels, others, strict=False):
         sel = runs[runs["method"] == method]
+        if sel.empty:
+            continue
         sigma = sorted(sel["sigma"].unique())[0]
         boxes(ax, sel[sel["sigma"] == sigma], f"{labels[method]}, $\\sigma$ = {sigma:g}")
     fig.tight_layout()

@@ -11,7 +11,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import save_json, save_npz
     from localbo.kernels import make_kernel
     from localbo.objective import Box
-    from localbo.optimizers import optimizer_class, run_on_path
+    from localbo.optimizers import run_on_path
+    from localbo.pipeline.fig1 import job_optimizer
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -20,7 +21,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     method, d, sigma = smk.wildcards.method, int(smk.wildcards.d), float(smk.wildcards.sigma)
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
     box = Box(s["box"]["lower"], s["box"]["upper"], d)
-    optimizer = optimizer_class(method, s["module"]).from_knobs(s["method_settings"])
+    optimizer = job_optimizer(method, s)
     summaries, traces = [], {}
     for i, path_file in zip(s["paths"], smk.input, strict=True):
         path = FourierSamplePath.load(path_file)

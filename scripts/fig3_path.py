@@ -6,6 +6,7 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.kernels import make_kernel
     from localbo.local_bo import LocalBOSettings, noiseless_design
+    from localbo.pipeline.sections import build
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -15,7 +16,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
     path_rng = rng_for(s["seed"], "fig3", "path", d, s["path_index"])
     FourierSamplePath.draw(kernel, d, s["num_features"], path_rng).save(smk.output.path)
-    settings = LocalBOSettings(**s["local_bo"])
+    settings = build(LocalBOSettings, s["local_bo"], "fig1.methods.local_bo")
     design = noiseless_design(kernel, d, rng_for(s["seed"], "fig3", "design"), settings)
     design.save(smk.output.design)
     log.info(

@@ -15,6 +15,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.kernels import make_kernel
     from localbo.local_bo import LocalBOSettings, run_noiseless_local_bo
     from localbo.objective import Box
+    from localbo.pipeline.sections import build
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -24,7 +25,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
     path = FourierSamplePath.load(smk.input.path)
     design = Design.load(smk.input.design)
-    settings = LocalBOSettings(**s["local_bo"])
+    settings = build(LocalBOSettings, s["local_bo"], "fig1.methods.local_bo")
     box = Box(s["box"]["lower"], s["box"]["upper"], d)
     first, stop = s["runs"]
     columns = {"run": [], "value": [], "gradient_norm": [], "evaluations": [], "seconds": []}
