@@ -169,6 +169,11 @@ def optimizer_class(name: str, module: str | None = None) -> type[Optimizer]:
     return cls
 
 
+def registered() -> dict[str, type[Optimizer]]:
+    """Every optimizer registered so far (modules register when imported), by name."""
+    return dict(_REGISTRY)
+
+
 def run_on_path(
     optimizer: Optimizer,
     path: FourierSamplePath,

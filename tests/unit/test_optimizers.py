@@ -1,19 +1,40 @@
 """The optimizer plug-ins: one contract every registered method meets (budget, reproducible,
 converges on a quadratic), the registry, and a throwaway plug-in written in a few lines."""
 
+import importlib
+import pkgutil
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
+import localbo
 from localbo.kernels import RBF
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
-from localbo.optimizers import Cost, NoSettings, Optimizer, optimizer_class, register, run_on_path
+from localbo.optimizers import (
+    Cost,
+    NoSettings,
+    Optimizer,
+    optimizer_class,
+    register,
+    registered,
+    run_on_path,
+)
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.quadratic import Quadratic
 
-BUILT_IN = ("local_bo", "gp_ucb", "random_search")
+
+def built_in() -> list[str]:
+    """Every optimizer the localbo package registers (each of its modules imported once)."""
+    for module in pkgutil.walk_packages(localbo.__path__, "localbo."):
+        importlib.import_module(module.name)
+    return sorted(
+        name for name, cls in registered().items() if cls.__module__.startswith("localbo.")
+    )
+
+
+BUILT_IN = built_in()
 # smaller acquisition searches, so the contract runs in seconds
 KNOBS = {"gp_ucb": {"raw_samples": 32, "local_samples": 32, "restarts": 1}}
 
@@ -66,6 +87,7 @@ def test_every_method_improves_a_quadratic_from_its_start(name):
 
 
 def test_registry_finds_the_built_in_methods_by_name():
+    assert {"local_bo", "gp_ucb", "random_search"} <= set(BUILT_IN)
     for name in BUILT_IN:
         cls = optimizer_class(name)
         assert cls.name == name and issubclass(cls, Optimizer)

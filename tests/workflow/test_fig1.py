@@ -5,35 +5,36 @@ import csv
 
 import pytest
 import yaml
+from snakemake.utils import update_config
 
-from tests.workflow.helpers import TINY, snakemake
+from localbo.pipeline.settings import load_settings
+from tests.workflow.helpers import REPO, TINY, snakemake
 
 pytestmark = pytest.mark.workflow
 
 
+def tiny_fig1():
+    """The Fig. 1 settings of the tiny run: config/config.yaml with tests/workflow/tiny.yaml."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    update_config(config, yaml.safe_load(TINY.read_text()))
+    return load_settings(config).fig1
+
+
 def test_fig1_table_and_figure(tiny_run):
-    fig1 = yaml.safe_load(TINY.read_text())["fig1"]
+    fig1 = tiny_fig1()
     with open(tiny_run / "results/fig1/local_solutions.csv") as handle:
         rows = list(csv.DictReader(handle))
-    dims, paths = len(fig1["dims"]), fig1["num_paths"]
-    counts = {
-        m: sum(r["method"] == m for r in rows) for m in ("local_bo", "gp_ucb", "random_search")
-    }
-    # paper noise levels for local BO (3), sigma = 0 only for the global methods
-    assert counts == {
-        "local_bo": 3 * dims * paths,
-        "gp_ucb": dims * paths,
-        "random_search": dims * paths,
-    }
-    budgets = {
-        "local_bo": fig1["budget"],
-        "gp_ucb": fig1["methods"]["gp_ucb"]["budget"],
-        "random_search": fig1["budget"],
-    }
+    dims, paths = len(fig1.dims), fig1.num_paths
+    methods = fig1.methods.methods
+    counts = {m: sum(r["method"] == m for r in rows) for m in methods}
+    # one row per (d, path, noise level) of every method in the config
+    assert counts == {m: len(methods[m].jobs.noise_levels) * dims * paths for m in methods}
+    assert counts["local_bo"] == 3 * dims * paths  # the paper's three noise levels
     for row in rows:
-        assert int(row["evaluations"]) <= budgets[row["method"]]
+        budget = fig1.budget_of(row["method"])
+        assert int(row["evaluations"]) <= budget
         if row["method"] != "local_bo" or float(row["sigma"]) > 0:
-            assert int(row["evaluations"]) == budgets[row["method"]]
+            assert int(row["evaluations"]) == budget
         assert float(row["value"]) < 10
     for ext in ("pdf", "png"):
         assert (tiny_run / f"figures/fig1_local_solutions.{ext}").stat().st_size > 10_000
@@ -82,8 +83,8 @@ def test_a_throwaway_method_is_one_module_and_one_config_entry(tmp_path):
     )
     with open(workdir / "results/fig1/local_solutions.csv") as handle:
         rows = [r for r in csv.DictReader(handle) if r["method"] == "stay_at_start"]
-    fig1 = yaml.safe_load(TINY.read_text())["fig1"]
-    assert len(rows) == len(fig1["dims"]) * fig1["num_paths"]
+    fig1 = tiny_fig1()
+    assert len(rows) == len(fig1.dims) * fig1.num_paths
     assert {r["evaluations"] for r in rows} == {"1"} and {r["stop"] for r in rows} == {"stayed"}
     panels = (workdir / "logs/fig1_plot.log").read_text()
     assert "panel: stay at x0, $\\sigma$ = 0" in panels, panels
