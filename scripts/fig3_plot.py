@@ -30,28 +30,31 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     left.set_title(f"{values.size} runs, median {np.median(values):.2f}")
 
     k = best["restarts"]
+    band = f"{100 * smk.params.band:g}% band"
     right.fill_between(k, best["band_low"], best["band_high"], color=ours, alpha=0.3, lw=0)
-    right.plot(k, best["median"], color=ours, label="this pipeline: median, 90% band")
-    # the published curve belongs to a d = 100 path; drawn only beside a d = 100 run
+    right.plot(k, best["median"], color=ours, label=f"this pipeline: median, {band}")
+    # the published curve belongs to a d = 100 path: drawn and listed only beside such a run
     has_paper = np.isfinite(best["paper_median"]) & smk.params.show_paper
-    right.fill_between(
-        k[has_paper],
-        best["paper_band_low"][has_paper],
-        best["paper_band_high"][has_paper],
-        color=paper,
-        alpha=0.2,
-        lw=0,
-    )
-    right.plot(
-        k[has_paper],
-        best["paper_median"][has_paper],
-        "--",
-        color=paper,
-        label="paper (Fig. 3): median, 90% band",
-    )
+    if has_paper.any():
+        right.fill_between(
+            k[has_paper],
+            best["paper_band_low"][has_paper],
+            best["paper_band_high"][has_paper],
+            color=paper,
+            alpha=0.2,
+            lw=0,
+        )
+        right.plot(
+            k[has_paper],
+            best["paper_median"][has_paper],
+            "--",
+            color=paper,
+            label="paper (Fig. 3): median, 90% band",
+        )
     right.set_xlabel("restarts")
     right.set_ylabel("best value found")
     right.set_xlim(1, k[-1])
-    right.legend(fontsize=8, loc="upper right")
+    legend = right.legend(fontsize=8, loc="upper right")
+    log.info("legend: %s", "; ".join(text.get_text() for text in legend.get_texts()))
     save_figure(fig, smk.output.pdf, smk.output.png)
     log.info("plotted %d runs", values.size)

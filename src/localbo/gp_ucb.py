@@ -26,6 +26,7 @@ References:
 
 from __future__ import annotations
 
+import logging
 import math
 import time
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ from localbo.kernels import Kernel
 from localbo.linalg import cho_solve
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
+
+log = logging.getLogger(__name__)
+PROGRESS_EVERY = 250  # evaluations between two progress lines in the log of a long run
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,13 @@ def gp_ucb(
         if y[0] < gp.y[best]:
             best = len(gp.y) - 1
         trace.record(objective, gp.X[best])
+        if len(gp.y) % PROGRESS_EVERY == 0:
+            log.info(
+                "%d evaluations, best observation %.4f, %.1f s",
+                len(gp.y),
+                gp.y[best],
+                time.perf_counter() - start_time,
+            )
     result = finish(
         objective, gp.X[best], trace, start_time, iterations=t, stop="budget", max_jitter=gp.jitter
     )

@@ -7,6 +7,7 @@ import pytest
 
 from localbo.gp import GP
 from localbo.gp_ucb import (
+    PROGRESS_EVERY,
     GPUCBSettings,
     gp_ucb,
     lcb_value_and_gradient,
@@ -78,3 +79,16 @@ def test_beats_its_first_point_on_a_noiseless_path():
     # and by more than the path's prior standard deviation (1): GP-UCB makes progress
     assert res.value < f(np.zeros((1, 2)))[0] - 1.0
     assert res.value == pytest.approx(np.min(f(res.observations[0])), rel=1e-13)
+
+
+def test_a_long_run_logs_its_progress(caplog):
+    """Every PROGRESS_EVERY evaluations: evaluations, best observation, seconds."""
+    path = FourierSamplePath.draw(RBF(), 2, 128, rng_for(40, "path"))
+    objective = NoisyObjective(path, 0.0, PROGRESS_EVERY + 10)
+    settings = GPUCBSettings(raw_samples=16, local_samples=16, restarts=1, refine_iterations=3)
+    with caplog.at_level("INFO", logger="localbo.gp_ucb"):
+        result = gp_ucb(objective, RBF(), np.zeros(2), Box(-2, 2, 2), rng_for(41), settings)
+    lines = [r.getMessage() for r in caplog.records if r.name == "localbo.gp_ucb"]
+    assert len(lines) == 1 and lines[0].startswith(f"{PROGRESS_EVERY} evaluations, best ")
+    best = float(lines[0].split("observation ")[1].split(",")[0])
+    assert best >= result.value - 1e-4  # the best so far, never below the final best

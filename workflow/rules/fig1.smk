@@ -55,7 +55,11 @@ rule fig1_table:
     input:
         FIG1.run_files(rules.fig1_run.output.summary),
     output:
-        "results/fig1/local_solutions.csv",
+        report(
+            "results/fig1/local_solutions.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
     log:
         "logs/fig1_table.log",
     benchmark:

@@ -26,7 +26,11 @@ rule fig2_table:
     input:
         FIG2.estimates(rules.error_function.output.summary),
     output:
-        "results/fig2/error_function.csv",
+        report(
+            "results/fig2/error_function.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
     log:
         "logs/fig2_table.log",
     benchmark:

@@ -50,8 +50,16 @@ rule fig3_table:
         chunks=FIG3.chunk_files(rules.restart_chunk.output[0]),
         published=FIG3_PUBLISHED,
     output:
-        runs="results/fig3/restarts.csv",
-        best="results/fig3/best_after_restarts.csv",
+        runs=report(
+            "results/fig3/restarts.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
+        best=report(
+            "results/fig3/best_after_restarts.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
     log:
         "logs/fig3_table.log",
     benchmark:
@@ -82,6 +90,7 @@ rule fig3_plot:
         "../../envs/localbo.yaml"
     params:
         show_paper=SETTINGS.fig3.comparable_to_paper,
+        band=SETTINGS.fig3.band,
     script:
         "../../scripts/fig3_plot.py"
 

@@ -33,7 +33,11 @@ rule gradient_estimation_table:
     input:
         GE.files(GE.cases, rules.gradient_estimate.output.summary),
     output:
-        "results/gradient_estimation/summary.csv",
+        report(
+            "results/gradient_estimation/summary.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
     log:
         "logs/gradient_estimation_table.log",
     benchmark:

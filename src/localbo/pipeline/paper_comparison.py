@@ -1,0 +1,311 @@
+"""Every number the paper states beside this pipeline's: place in the paper, tolerance, verdict.
+
+Each `Claim` is one statement of the paper with the interval of values that agree with it and the
+reason for that interval. `ours` turns the pipeline's tables into the same quantities; `compare`
+gives each row a verdict: "match" (ours in the interval), "miss", or "not comparable" when the run's
+settings are not the paper scale (a quick run says so instead of pretending), or "missing" when
+the run has no such number (e.g. no d = 50 in a quick Fig. 1).
+
+Sources: the paper's text and captions (`../shared/paper/paper.tex`) and the published Fig. 3 curve
+(`config/paper/fig3_published.csv`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from localbo.local_bo import LocalBOSettings
+from localbo.pipeline.fig1 import Fig1Settings, Methods
+from localbo.pipeline.fig2 import Fig2Settings
+from localbo.pipeline.fig3 import Fig3Settings
+from localbo.pipeline.gradient_estimation import GradientEstimationSettings
+
+COLUMNS = ["figure", "quantity", "at", "where", "paper", "ours", "low", "high", "verdict", "note"]
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number the paper states.
+
+    Attributes:
+        figure: the config section whose run produces it ("fig1", "fig2", "fig3",
+            "gradient_estimation"), which decides whether the run is comparable.
+        quantity: what is compared (the row's name).
+        where: the place in the paper.
+        paper: the paper's value, as it states it.
+        low, high: the interval of our values that agree with it.
+        note: why that interval, and what explains a miss we know of.
+    """
+
+    figure: str
+    quantity: str
+    where: str
+    paper: str
+    low: float
+    high: float
+    note: str
+
+
+def _around(value: float, tolerance: float) -> tuple[float, float]:
+    return value - tolerance, value + tolerance
+
+
+FIG1_MEDIAN_TOLERANCE = 0.3  # three bootstrap standard errors of a 50-path median (0.1)
+FIG3_TOLERANCE = 0.5  # one path of another draw: the path-to-path spread is not published
+
+CLAIMS: tuple[Claim, ...] = (
+    Claim(
+        "fig1",
+        "median local solution, sigma = 0, d = 50",
+        "section 3, text beside Fig. 1",
+        "-12.9",
+        *_around(-12.9, FIG1_MEDIAN_TOLERANCE),
+        "50 other paths: +-0.3, three bootstrap standard errors of a 50-path median",
+    ),
+    Claim(
+        "fig1",
+        "log10 grid size matching that median (Remark 1)",
+        "section 3, text beside Fig. 1",
+        ">= 36",
+        *_around(12.9**2 / (2 * math.log(10)), 12.9 * FIG1_MEDIAN_TOLERANCE / math.log(10)),
+        "v^2 / (2 ln 10) of the median v; the interval is the image of the median's",
+    ),
+    Claim(
+        "fig2",
+        "slope of log E in log b (panel a)",
+        "section 5.1 and Fig. 2 caption: magnitude 'slightly larger than 1/2'",
+        "< -0.5",
+        -0.75,
+        -0.5,
+        "least-squares slope over panel a; 'slightly larger' read as a magnitude in [0.5, 0.75]",
+    ),
+    Claim(
+        "fig2",
+        "slope of log E in log d (panel b)",
+        "section 5.1 and Fig. 2 caption: d^{3/2} 'quite tight'",
+        "1.5",
+        1.25,
+        1.75,
+        "least-squares slope over panel b; +-0.25 around the bound's exponent",
+    ),
+    Claim(
+        "fig3",
+        "median single local solution (k = 1)",
+        "Fig. 3 right, published curve",
+        "-18.30",
+        *_around(-18.3005515304944, FIG3_TOLERANCE),
+        "one d = 100 path, another draw than the paper's: +-0.5",
+    ),
+    Claim(
+        "fig3",
+        "median best of 10 restarts",
+        "Fig. 3 right, published curve",
+        "-18.93",
+        *_around(-18.9268687815646, FIG3_TOLERANCE),
+        "one d = 100 path, another draw than the paper's: +-0.5",
+    ),
+    Claim(
+        "fig3",
+        "median best of 100 restarts",
+        "Fig. 3 right, published curve",
+        "-19.33",
+        *_around(-19.3323760500296, FIG3_TOLERANCE),
+        "one d = 100 path, another draw than the paper's: +-0.5",
+    ),
+    Claim(
+        "gradient_estimation",
+        "quadratic_n5: distance of grad mu(0, 1) to the paper's (0.039, 1.018)",
+        "Fig. 4 (a) caption",
+        "(0.039, 1.018)",
+        0.0,
+        0.1,
+        "Euclidean distance of the estimates; other queries' noise-free draws, so <= 0.1",
+    ),
+    Claim(
+        "gradient_estimation",
+        "l1_n5: distance of grad mu(0, 1) to the paper's (0.005, 0.318)",
+        "Fig. 4 (b) caption",
+        "(0.005, 0.318)",
+        0.0,
+        0.1,
+        "a miss is the fit: ML-II on 5 points lands on two bounds (lengthscale 0.1, "
+        "outputscale 1e-6) and grad mu is about 0; the paper's code fits once from GPyTorch's "
+        "initialization (README, Figs. 4 and 5)",
+    ),
+    Claim(
+        "gradient_estimation",
+        "l1_n10: distance of grad mu(0, 1) to the paper's (-0.031, 1.053)",
+        "Fig. 4 (c) caption",
+        "(-0.031, 1.053)",
+        0.0,
+        0.1,
+        "Euclidean distance of the estimates, <= 0.1",
+    ),
+    Claim(
+        "gradient_estimation",
+        "relu_n2: distance of mu'(0) to the paper's 2.06e-5",
+        "appendix, ReLU figure (a)",
+        "2.06e-5",
+        0.0,
+        0.1,
+        "noisy queries (sigma = 0.01) of another draw: <= 0.1",
+    ),
+    Claim(
+        "gradient_estimation",
+        "relu_n4: distance of mu'(0) to the paper's 0.49",
+        "appendix, ReLU figure (b)",
+        "0.49",
+        0.0,
+        0.1,
+        "noisy queries (sigma = 0.01) of another draw: <= 0.1",
+    ),
+)
+
+
+def log_log_slope(x: Iterable[float], y: Iterable[float]) -> float:
+    """Least-squares slope of log y against log x (NaN for fewer than two distinct x).
+
+    Example:
+        >>> round(log_log_slope([1, 10, 100], [5.0, 5.0 / 10**0.5, 5.0 / 10]), 12)
+        -0.5
+    """
+    lx, ly = np.log(np.asarray(list(x), dtype=float)), np.log(np.asarray(list(y), dtype=float))
+    if np.unique(lx).size < 2:
+        return math.nan
+    return float(np.polyfit(lx, ly, 1)[0])
+
+
+def _float(row: dict[str, str], key: str) -> float:
+    return float(row[key])
+
+
+def ours(
+    fig1: list[dict[str, str]],
+    fig2: list[dict[str, str]],
+    fig3_best: list[dict[str, str]],
+    gradient_estimation: list[dict[str, str]],
+) -> dict[str, list[tuple[str, float]]]:
+    """This run's values of every claim (by quantity), from the pipeline's CSV tables as rows.
+
+    Returns:
+        Per claim, (where, value) pairs: the slopes of Fig. 2 one per noise level ("sigma =
+        ..."), every other claim one ("", NaN where the run has no such number).
+    """
+    local = [
+        _float(r, "value")
+        for r in fig1
+        if r["method"] == "local_bo" and float(r["sigma"]) == 0 and int(r["d"]) == 50
+    ]
+    median = float(np.median(local)) if local else math.nan
+    best = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
+    cases = {r["case"]: r for r in gradient_estimation}
+
+    def slopes(panel: str, axis: str) -> list[tuple[str, float]]:
+        rows = [r for r in fig2 if r["panel"] == panel]
+        return [
+            (
+                f"sigma = {s}",
+                log_log_slope(
+                    [_float(r, axis) for r in rows if r["sigma"] == s],
+                    [_float(r, "estimate") for r in rows if r["sigma"] == s],
+                ),
+            )
+            for s in sorted({r["sigma"] for r in rows}, key=float)
+        ]
+
+    def distance(case: str) -> float:
+        row = cases.get(case)
+        if row is None:
+            return math.nan
+        grads = [k for k in row if k.startswith("grad_") and row[k] != ""]
+        ours_g = np.array([_float(row, k) for k in grads])
+        paper_g = np.array([_float(row, "paper_" + k) for k in grads])
+        return float(np.linalg.norm(ours_g - paper_g))
+
+    values = [
+        [("", median)],
+        [("", median**2 / (2 * math.log(10)) if median < 0 else math.nan)],
+        slopes("a", "b"),
+        slopes("b", "d"),
+        [("", best.get(1, math.nan))],
+        [("", best.get(10, math.nan))],
+        [("", best.get(100, math.nan))],
+        *([("", distance(c))] for c in ("quadratic_n5", "l1_n5", "l1_n10", "relu_n2", "relu_n4")),
+    ]
+    return {claim.quantity: v for claim, v in zip(CLAIMS, values, strict=True)}
+
+
+def compare(
+    values: dict[str, list[tuple[str, float]]], comparable: dict[str, bool]
+) -> list[dict[str, Any]]:
+    """The table: one row per claim and value, with its verdict.
+
+    Args:
+        values: `ours(...)`. comparable: per config section, whether the run is the paper's
+            scale (`comparable_sections`).
+    """
+    rows = []
+    for claim in CLAIMS:
+        for at, value in values[claim.quantity]:
+            if not comparable[claim.figure]:
+                verdict = "not comparable: this run is not the paper's scale"
+            elif math.isnan(value):
+                verdict = "missing"
+            else:
+                verdict = "match" if claim.low <= value <= claim.high else "miss"
+            rows.append(
+                {
+                    "figure": claim.figure,
+                    "quantity": claim.quantity,
+                    "at": at,
+                    "where": claim.where,
+                    "paper": claim.paper,
+                    "ours": value,
+                    "low": claim.low,
+                    "high": claim.high,
+                    "verdict": verdict,
+                    "note": claim.note,
+                }
+            )
+    return rows
+
+
+def comparable_sections(
+    fig1: Fig1Settings,
+    fig2: Fig2Settings,
+    fig3: Fig3Settings,
+    gradient_estimation: GradientEstimationSettings,
+) -> dict[str, bool]:
+    """Whether each figure ran at the paper scale (the defaults, local BO at its defaults)."""
+    local = fig1.methods.methods.get("local_bo")
+    local_default = (
+        local is not None
+        and local.optimizer.settings == LocalBOSettings()
+        and local.jobs.budget in (None, fig1.budget)
+        and 0.0 in local.jobs.noise_levels
+    )
+    paths = Fig1Settings()
+    fig3_inputs = [fig1.kernel, fig1.lengthscale, fig1.outputscale, fig1.num_features, fig1.box]
+    paper_inputs = [
+        paths.kernel,
+        paths.lengthscale,
+        paths.outputscale,
+        paths.num_features,
+        paths.box,
+    ]
+    return {
+        "fig1": local_default and dataclasses.replace(fig1, methods=Methods()) == paths,
+        "fig2": fig2 == Fig2Settings(),
+        # Fig. 3 runs local BO on a path drawn as Fig. 1's, with Fig. 1's budget and box
+        "fig3": local_default
+        and fig3_inputs == paper_inputs
+        and fig1.budget == paths.budget
+        and fig3 == Fig3Settings(),
+        "gradient_estimation": gradient_estimation == GradientEstimationSettings(),
+    }

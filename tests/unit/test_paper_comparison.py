@@ -1,0 +1,86 @@
+"""The paper-vs-reproduced table: slopes, verdicts, and which runs count as the paper's scale."""
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+from snakemake.utils import update_config, validate
+
+from localbo.pipeline.paper_comparison import (
+    CLAIMS,
+    comparable_sections,
+    compare,
+    log_log_slope,
+    ours,
+)
+from localbo.pipeline.settings import load_settings
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def settings_of(*overrides):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    for path in overrides:
+        update_config(config, yaml.safe_load(path.read_text()))
+    validate(config, str(REPO / "config" / "schemas" / "config.schema.yaml"))
+    s = load_settings(config)
+    return comparable_sections(s.fig1, s.fig2, s.fig3, s.gradient_estimation)
+
+
+def test_slope_fit_recovers_a_known_exponent():
+    rng = np.random.default_rng(0)
+    b = np.geomspace(20, 1e4, 10)
+    e = 3.0 * b**-0.56 * np.exp(1e-3 * rng.standard_normal(10))
+    assert log_log_slope(b, e) == pytest.approx(-0.56, abs=2e-3)
+    assert math.isnan(log_log_slope([5, 5], [1.0, 2.0]))
+
+
+def test_paper_scale_is_comparable_and_the_quick_run_is_not():
+    assert settings_of() == dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True)
+    quick = settings_of(REPO / "config" / "quick.yaml")
+    assert not any(quick.values()), quick
+
+
+def table(fig1=(), fig2=(), fig3=(), cases=()):
+    return ours(list(fig1), list(fig2), list(fig3), list(cases))
+
+
+def test_verdicts_match_miss_missing_and_not_comparable():
+    fig1 = [
+        {"method": "local_bo", "sigma": "0.0", "d": "50", "value": str(v)}
+        for v in (-12.8, -12.9, -13.1)
+    ]
+    fig3 = [{"restarts": "1", "median": "-19.5"}]
+    values = table(fig1=fig1, fig3=fig3)
+    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
+    verdicts = {(r["quantity"], r["at"]): r["verdict"] for r in rows}
+    assert verdicts[(CLAIMS[0].quantity, "")] == "match"  # median -12.9
+    assert verdicts[(CLAIMS[1].quantity, "")] == "match"  # log10 n = 36.1
+    assert verdicts[(CLAIMS[4].quantity, "")] == "miss"  # -19.5 against -18.30 +- 0.5
+    assert verdicts[(CLAIMS[5].quantity, "")] == "missing"  # no k = 10 in this run
+    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), False))
+    assert {r["verdict"] for r in rows} == {"not comparable: this run is not the paper's scale"}
+
+
+def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
+    fig2 = [
+        {"panel": "a", "d": "10", "b": str(b), "sigma": s, "estimate": str(c * b**-0.6)}
+        for b in (20, 200, 2000)
+        for s, c in (("0.1", 1.0), ("1.0", 5.0))
+    ]
+    case = {
+        "case": "l1_n10",
+        "grad_1": "0.0",
+        "grad_2": "1.0",
+        "paper_grad_1": "-0.031",
+        "paper_grad_2": "1.053",
+    }
+    values = table(fig2=fig2, cases=[case])
+    assert values[CLAIMS[2].quantity] == [
+        ("sigma = 0.1", pytest.approx(-0.6)),
+        ("sigma = 1.0", pytest.approx(-0.6)),
+    ]
+    assert values[CLAIMS[9].quantity] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
+    assert math.isnan(values[CLAIMS[7].quantity][0][1])  # no quadratic_n5 row

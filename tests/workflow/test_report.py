@@ -1,0 +1,53 @@
+"""The HTML report as a reader meets it: built from the tiny run, every figure and every table in
+it, and a front page that says what each figure is beside the paper's."""
+
+import csv
+import json
+import re
+
+import pytest
+
+from tests.workflow.helpers import snakemake
+
+pytestmark = pytest.mark.workflow
+
+
+def embedded(html: str, name: str) -> dict:
+    """A JSON object the report embeds as `var <name> = {...};` (Snakemake 9)."""
+    match = re.search(rf"var {name} = (\{{.*?\}});\s*(?:var|</script>)", html, re.S)
+    assert match, f"no {name} in the report"
+    return json.loads(match.group(1))
+
+
+def test_report_has_every_figure_and_table(tiny_run):
+    snakemake(tiny_run, "--report", "report.html")
+    html = (tiny_run / "report.html").read_text()
+    items = embedded(html, "results")
+    figures = sorted(p.relative_to(tiny_run).as_posix() for p in tiny_run.glob("figures/*.pdf"))
+    tables = sorted(
+        p.relative_to(tiny_run).as_posix()
+        for p in tiny_run.glob("results/**/*.csv")
+        if p.parent.name in ("results", "fig1", "fig2", "fig3", "gradient_estimation")
+    )
+    assert len(figures) == 5 and len(tables) == 6  # the five figures' and the comparison
+    assert set(items) == set(figures) | set(tables), sorted(items)
+    categories = {
+        category: sorted(f for files in groups.values() for f in files)
+        for category, groups in embedded(html, "categories").items()
+    }
+    assert categories == {"Figures": figures, "Tables": tables}
+    assert all(item["data_uri"].startswith("data:") for item in items.values())
+    front = json.loads(re.search(r'var workflow_desc = (".*?");\s*</script>', html, re.S).group(1))
+    for figure in ("Fig. 1", "Fig. 2", "Fig. 3", "Fig. 4", "Fig. 5"):
+        assert f"{figure}," in front, figure  # each figure named on the front page ...
+    for paper in ("paper Fig. 1", "paper Fig. 2", "paper Fig. 3", "paper Fig. 4", "appendix"):
+        assert paper in front, paper  # ... beside the paper's
+
+
+def test_the_tiny_run_is_compared_with_the_paper_and_says_it_is_not_comparable(tiny_run):
+    with open(tiny_run / "results/paper_comparison.csv") as handle:
+        rows = list(csv.DictReader(handle))
+    figures = {r["figure"] for r in rows}
+    assert figures == {"fig1", "fig2", "fig3", "gradient_estimation"}
+    assert len(rows) >= 12
+    assert {r["verdict"] for r in rows} == {"not comparable: this run is not the paper's scale"}

@@ -1,0 +1,32 @@
+# The paper-vs-reproduced table: every number the paper states beside ours, with a verdict. Rows
+# of a figure not run at the paper's scale say so.
+from localbo.pipeline.paper_comparison import comparable_sections
+
+
+rule paper_comparison:
+    input:
+        fig1=rules.fig1_table.output[0],
+        fig2=rules.fig2_table.output[0],
+        fig3=rules.fig3_table.output.best,
+        gradient_estimation=rules.gradient_estimation_table.output[0],
+    output:
+        report(
+            "results/paper_comparison.csv",
+            caption="../report/paper_comparison.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/paper_comparison.log",
+    benchmark:
+        "benchmarks/paper_comparison.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    params:
+        comparable=comparable_sections(
+            SETTINGS.fig1, SETTINGS.fig2, SETTINGS.fig3, SETTINGS.gradient_estimation
+        ),
+    script:
+        "../../scripts/paper_comparison.py"
+
+
+FINAL_TARGETS.extend(rules.paper_comparison.output)
