@@ -36,7 +36,7 @@ from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.kernels import Kernel
-from localbo.linalg import cho_solve
+from localbo.linalg import cho_solve, solve_lower
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 
@@ -82,16 +82,80 @@ def srinivas_beta(t: int, d: int, r: float, delta: float, a: float, b: float) ->
     return 2.0 * math.log(2.0 * t**2 * math.pi**2 / (3.0 * delta)) + 2.0 * d * math.log(inner)
 
 
-def lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float) -> np.ndarray:
-    """lcb(x) = mu(x) - sqrt(beta) s(x) at (m, d) candidates; returns (m,)."""
-    mean, var = gp.mean_and_variance(C)
-    return mean - sqrt_beta * np.sqrt(var)
+# A kernel row k with ||k||^2 <= PRIOR_ROWS * s * noise_var leaves the prior variance s unchanged
+# to the bit: k^T (K + noise_var I)^{-1} k <= ||k||^2 / lambda_min, lambda_min >= noise_var (halved
+# here against the factor's rounding), so the subtracted term is at most 2^-59 s, below half an ulp
+# of s, and s - (that term) rounds to s. Uniform candidates in d >= 10 have rows of about 1e-70.
+PRIOR_ROWS = 2.0**-60
+
+
+def at_prior_variance(rows_squared: np.ndarray, gp: GP) -> np.ndarray:
+    """Which squared kernel-row norms leave the posterior variance at the prior's, bit for bit."""
+    return rows_squared <= PRIOR_ROWS * gp.kernel.outputscale * gp.noise_var
+
+
+def lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float, keep: int | None = None) -> np.ndarray:
+    """lcb(x) = mu(x) - sqrt(beta) s(x) at (m, d) candidates; returns (m,).
+
+    The mean is the exact one (the same products as `GP.mean_and_variance`). The variance is
+    solved only where it can matter: a candidate whose kernel row is negligible
+    (`at_prior_variance`) has the prior variance exactly. With `keep`, the other candidates are
+    taken in the order of a lower bound on their lcb, the variance conditioned on their single
+    nearest data point (conditioning on more data never raises it), and solved only while that
+    bound can still beat the `keep`-th least exact value; the rest are +inf. The `keep` least
+    values, and which candidates have them, are then those of solving every candidate.
+    """
+    Kc = gp.kernel(C, gp.X)  # (m, n)
+    mean = gp.prior_mean + Kc @ gp.weights
+    s = gp.kernel.outputscale
+    lcb = mean - sqrt_beta * math.sqrt(s)  # exact where the variance is the prior's
+    near = np.flatnonzero(~at_prior_variance(np.einsum("ij,ij->i", Kc, Kc), gp))
+    if keep is None or near.size == 0:
+        lcb[near] = _solved_lcb(gp, Kc[near], mean[near], sqrt_beta)
+        return lcb
+    nearest = np.max(np.abs(Kc[near]), axis=1)
+    single = np.maximum(s - nearest**2 / (s + gp.noise_var), 0.0)
+    upper = np.minimum(single * (1.0 + 1e-9) + 1e-12 * s, s)  # slack for rounding
+    bound = mean[near] - sqrt_beta * np.sqrt(upper)
+    by_bound = np.argsort(bound, kind="stable")
+    pending, bound = near[by_bound], bound[by_bound]
+    lcb[near] = np.inf
+    start = 0
+    while start < pending.size:
+        known = lcb[np.isfinite(lcb)]
+        if known.size >= keep:
+            threshold = np.partition(known, keep - 1)[keep - 1]
+            stop = int(np.searchsorted(bound, threshold, side="right"))
+            if stop <= start:
+                break
+        else:
+            stop = start + keep - known.size
+        batch = pending[start:stop]
+        lcb[batch] = _solved_lcb(gp, Kc[batch], mean[batch], sqrt_beta)
+        start = stop
+    return lcb
+
+
+def _solved_lcb(gp: GP, Kc: np.ndarray, mean: np.ndarray, sqrt_beta: float) -> np.ndarray:
+    """lcb of candidates with their (k, n) kernel rows, the variance by a triangular solve."""
+    V = solve_lower(gp.L, Kc.T)
+    variance = np.maximum(gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+    return mean - sqrt_beta * np.sqrt(variance)
 
 
 def lcb_value_and_gradient(x: np.ndarray, gp: GP, sqrt_beta: float) -> tuple[float, np.ndarray]:
-    """lcb at a (d,) point and its (d,) gradient (analytic)."""
+    """lcb at a (d,) point and its (d,) gradient (analytic).
+
+    Where the kernel row is negligible (`at_prior_variance`) the variance is the prior's to the
+    bit and the solve is skipped: the gradient's variance term G K^{-1} k is then of the order of
+    ||k||^2 / noise_var, below the rounding of the mean's gradient G K^{-1} y.
+    """
     kx = gp.kernel(x[None, :], gp.X)[0]  # (n,)
     G = gp.kernel.grad_x(x, gp.X)  # (d, n)
+    if at_prior_variance(np.array(kx @ kx), gp):
+        sd = math.sqrt(gp.kernel.outputscale)
+        value = gp.prior_mean + float(kx @ gp.weights) - sqrt_beta * sd
+        return value, G @ gp.weights
     a = cho_solve(gp.L, kx)
     var = max(gp.kernel.outputscale - float(kx @ a), 1e-300)
     sd = math.sqrt(var)
@@ -115,8 +179,10 @@ def minimize_lcb(
             (settings.local_samples, box.d)
         )
         C = np.vstack([C, box.project(local)])
-    scores = lcb_values(gp, C, sqrt_beta)
-    order = np.argsort(scores)[: settings.restarts]
+    scores = lcb_values(gp, C, sqrt_beta, keep=settings.restarts)
+    # exact ties are common (in d >= 10 the exploration term absorbs a mean of 1e-70): the
+    # candidate drawn first wins, a rule that does not depend on the scores of the others
+    order = np.argsort(scores, kind="stable")[: settings.restarts]
     best_x, best_value = C[order[0]], float(scores[order[0]])
     for i in order:
         res = minimize(

@@ -9,6 +9,7 @@ from localbo.gp import GP
 from localbo.gp_ucb import (
     PROGRESS_EVERY,
     GPUCBSettings,
+    at_prior_variance,
     gp_ucb,
     lcb_value_and_gradient,
     lcb_values,
@@ -20,6 +21,7 @@ from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference
+from tests.unit.gp_ucb_oracle import dense_lcb_value_and_gradient, dense_lcb_values
 
 
 def test_beta_is_theorem_2_of_srinivas_et_al():
@@ -92,3 +94,59 @@ def test_a_long_run_logs_its_progress(caplog):
     assert len(lines) == 1 and lines[0].startswith(f"{PROGRESS_EVERY} evaluations, best ")
     best = float(lines[0].split("observation ")[1].split(",")[0])
     assert best >= result.value - 1e-4  # the best so far, never below the final best
+
+
+def _gp_like_gp_ucb(d, n, seed):
+    """A GP on points as GP-UCB leaves them: uniform in [-5, 5]^d plus a cluster near a best."""
+    rng = rng_for(seed, "oracle-gp", d)
+    X = np.vstack([rng.uniform(-5, 5, (n // 2, d)), 0.3 * rng.standard_normal((n - n // 2, d))])
+    f = FourierSamplePath.draw(RBF(), d, 256, rng_for(seed, "oracle-path", d))
+    return GP(RBF(), X, f(X), noise_var=1e-8), rng
+
+
+@pytest.mark.parametrize("d", [1, 5, 20])
+def test_pruned_scores_keep_the_dense_scores_best_candidates_bit_for_bit(d):
+    """Against the dense oracle: the `keep` least scores, and their candidates, are identical."""
+    gp, rng = _gp_like_gp_ucb(d, 300, 50)
+    box = Box(-5, 5, d)
+    for step in range(4):
+        C = np.vstack([box.uniform(256, rng), 0.2 * rng.standard_normal((256, d))])
+        sqrt_beta = math.sqrt(GPUCBSettings().beta(300 + step, d, box.width))
+        dense = dense_lcb_values(gp, C, sqrt_beta)
+        for keep in (1, 3):
+            pruned = lcb_values(gp, C, sqrt_beta, keep=keep)
+            best = np.argsort(dense, kind="stable")[:keep]
+            np.testing.assert_array_equal(np.argsort(pruned, kind="stable")[:keep], best)
+            np.testing.assert_array_equal(pruned[best], dense[best])
+            finite = np.isfinite(pruned)
+            np.testing.assert_array_equal(pruned[finite], dense[finite])
+        np.testing.assert_array_equal(lcb_values(gp, C, sqrt_beta), dense)
+
+
+def test_a_negligible_row_leaves_the_variance_at_the_prior_to_the_bit():
+    gp, _ = _gp_like_gp_ucb(20, 200, 51)
+    far = np.full((1, 20), 4.9)
+    Kc = gp.kernel(far, gp.X)
+    assert at_prior_variance(np.einsum("ij,ij->i", Kc, Kc), gp)[0]
+    assert gp.mean_and_variance(far)[1][0] == gp.kernel.outputscale
+    value, grad = lcb_value_and_gradient(far[0], gp, 3.0)
+    dense_value, dense_grad = dense_lcb_value_and_gradient(far[0], gp, 3.0)
+    assert value == dense_value
+    np.testing.assert_allclose(grad, dense_grad, rtol=1e-12, atol=0)
+
+
+@pytest.mark.parametrize("d", [1, 5, 20])
+def test_a_run_chooses_the_same_points_as_the_dense_oracle(d, monkeypatch):
+    """The whole loop, 150 evaluations: every chosen point equal to the oracle's run."""
+    import localbo.gp_ucb as module
+
+    def run():
+        f = FourierSamplePath.draw(RBF(), d, 512, rng_for(52, "path", d))
+        objective = NoisyObjective(f, 0.0, 150)
+        return gp_ucb(objective, RBF(), np.zeros(d), Box(-5, 5, d), rng_for(53, d))
+
+    ours = run()
+    monkeypatch.setattr(module, "lcb_values", dense_lcb_values)
+    monkeypatch.setattr(module, "lcb_value_and_gradient", dense_lcb_value_and_gradient)
+    oracle = run()
+    np.testing.assert_array_equal(ours.observations[0], oracle.observations[0])

@@ -1,0 +1,111 @@
+"""The committed gallery of a run: its figures (PNG) and tables (CSV) copied where no pipeline run
+writes (`figures/paper/` for the paper-scale run), with a provenance file beside them.
+
+    python -m localbo.pipeline.gallery RUN_DIR figures/paper --config config/config.yaml [...]
+
+The provenance (`provenance.json`) says which commit made the run, the SHA-256 of the config
+files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
+(the `cpu_time` column Snakemake writes), so the README's cost table is read from it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime
+import hashlib
+import shutil
+import subprocess
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from localbo.io import save_json
+
+# which figure each rule works for (rules of no figure count under their own name)
+FIGURE_OF_RULE = {
+    "fig1_path": "Fig. 1",
+    "fig1_run": "Fig. 1",
+    "fig1_table": "Fig. 1",
+    "fig1_plot": "Fig. 1",
+    "error_function": "Fig. 2",
+    "fig2_table": "Fig. 2",
+    "fig2_plot": "Fig. 2",
+    "fig3_path": "Fig. 3",
+    "restart_chunk": "Fig. 3",
+    "fig3_table": "Fig. 3",
+    "fig3_plot": "Fig. 3",
+    "gradient_estimate": "Figs. 4, 5",
+    "gradient_estimation_table": "Figs. 4, 5",
+    "fig4_plot": "Figs. 4, 5",
+    "fig5_plot": "Figs. 4, 5",
+}
+
+
+def cpu_hours(benchmarks: Path) -> dict[str, dict[str, float]]:
+    """CPU-hours and job count per rule from a run's benchmarks/ tree (one TSV per job)."""
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_hours": 0.0, "jobs": 0})
+    for tsv in sorted(benchmarks.rglob("*.tsv")):
+        relative = tsv.relative_to(benchmarks)
+        rule = relative.parts[0] if len(relative.parts) > 1 else tsv.stem
+        with open(tsv) as handle:
+            rows = list(csv.DictReader(handle, delimiter="\t"))
+        seconds = sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
+        totals[rule]["cpu_hours"] += seconds / 3600.0
+        totals[rule]["jobs"] += 1
+    return dict(totals)
+
+
+def per_figure(rules: dict[str, dict[str, float]]) -> dict[str, float]:
+    """CPU-hours per figure (FIGURE_OF_RULE), and the total under "all"."""
+    figures: dict[str, float] = defaultdict(float)
+    for rule, total in rules.items():
+        figures[FIGURE_OF_RULE.get(rule, rule)] += total["cpu_hours"]
+    figures["all"] = sum(total["cpu_hours"] for total in rules.values())
+    return dict(figures)
+
+
+def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
+    """Commit, config hash, date and CPU-hours of the run in `run`."""
+    commit = subprocess.run(
+        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    digest = hashlib.sha256()
+    for config in configs:
+        digest.update(config.read_bytes())
+    rules = cpu_hours(run / "benchmarks")
+    return {
+        "commit": commit,
+        "configs": [str(c) for c in configs],
+        "config_sha256": digest.hexdigest(),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "cpu_hours_per_figure": per_figure(rules),
+        "cpu_hours_per_rule": rules,
+    }
+
+
+def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
+    """Copy the run's figures (PNG) and tables (CSV) to `out` with provenance.json beside."""
+    out.mkdir(parents=True, exist_ok=True)
+    copied = []
+    for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
+        target = out / source.name
+        shutil.copyfile(source, target)
+        copied.append(target)
+    save_json(out / "provenance.json", provenance(run, configs, repo))
+    return copied
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path, help="the run directory (figures/, results/, ...)")
+    parser.add_argument("out", type=Path, help="the gallery folder, e.g. figures/paper")
+    parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
+    args = parser.parse_args()
+    for path in make_gallery(args.run, args.out, args.config, args.repo):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
