@@ -56,6 +56,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             "x": x.tolist(),
             "n": n,
             "noise_std": case["noise_std"],
+            "fit": case["fit"],
             "gradient": est.gradient.tolist(),
             "gradient_std": est.gradient_std.tolist(),
             "subdifferential": est.subdifferential.tolist(),

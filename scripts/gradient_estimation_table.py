@@ -18,6 +18,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             "x": " ".join(repr(v) for v in c["x"]),
             "n": c["n"],
             "noise_std": c["noise_std"],
+            "fit": c["fit"],
         }
         for i in range(d_max):
             row[f"grad_{i + 1}"] = c["gradient"][i] if i < len(c["gradient"]) else ""

@@ -52,6 +52,11 @@ class Hyperparameters:
         return {k: float(v) for k, v in asdict(self).items()}
 
 
+FIT_STARTS = ("random", "gpytorch")
+# GPyTorch's initial values (raw parameters 0): softplus(0) = ln 2, the noise above its 1e-4 floor
+GPYTORCH_START = (0.0, np.log(np.log(2.0)), np.log(np.log(2.0)), np.log(np.log(2.0) + 1e-4))
+
+
 @dataclass(frozen=True)
 class FitSettings:
     """Knobs of the ML-II fit; the defaults are the paper-scale pipeline's
@@ -66,6 +71,10 @@ class FitSettings:
         outputscale_bounds: (low, high) of s2.
         noise_var_bounds: (low, high) of sigma^2; a positive floor keeps K well conditioned
             (1e-4 is the noise floor of the paper's GPyTorch likelihood).
+        start: "random" (every start uniform in the log box, the mean uniform between min(y)
+            and max(y)) or "gpytorch" (the initial values of the paper's GPyTorch model: mean
+            0, lengthscale and outputscale softplus(0) = ln 2, noise ln 2 + 1e-4, clipped to the
+            box; deterministic, so one start).
     """
 
     restarts: int = 10
@@ -73,10 +82,13 @@ class FitSettings:
     lengthscale_bounds: tuple[float, float] = (0.1, 100.0)
     outputscale_bounds: tuple[float, float] = (1e-6, 1e4)
     noise_var_bounds: tuple[float, float] = (1e-4, 10.0)
+    start: str = "random"
 
     def __post_init__(self) -> None:
         if self.restarts < 1:
             raise ValueError(f"restarts must be >= 1, got {self.restarts}")
+        if self.start not in FIT_STARTS:
+            raise ValueError(f"unknown start {self.start!r}; known: {FIT_STARTS}")
 
     def log_box(self) -> np.ndarray:
         """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""
@@ -181,7 +193,10 @@ def fit_hyperparameters(
     scipy_bounds = [(None, None), *map(tuple, box)]
     best, finals = None, []
     for _ in range(settings.restarts):
-        theta0 = np.concatenate([[rng.uniform(lo, hi)], rng.uniform(box[:, 0], box[:, 1])])
+        if settings.start == "gpytorch":
+            theta0 = np.concatenate([[0.0], np.clip(GPYTORCH_START[1:], box[:, 0], box[:, 1])])
+        else:
+            theta0 = np.concatenate([[rng.uniform(lo, hi)], rng.uniform(box[:, 0], box[:, 1])])
         try:
             res = minimize(
                 negative_log_marginal_likelihood,

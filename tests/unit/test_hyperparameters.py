@@ -8,6 +8,7 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from localbo.hyperparameters import (
+    GPYTORCH_START,
     FitSettings,
     Hyperparameters,
     fit_hyperparameters,
@@ -95,3 +96,21 @@ def test_fitted_gp_uses_the_fitted_mean():
 def test_bounds_must_be_ordered():
     with pytest.raises(ValueError, match="lower bound"):
         FitSettings(lengthscale_bounds=(1.0, 0.5)).log_box()
+
+
+def test_the_gpytorch_start_is_one_deterministic_start_from_ln2():
+    """GPyTorch's initial values (raw parameters 0): mean 0, softplus(0) = ln 2 for lengthscale
+    and outputscale, ln 2 + 1e-4 for the noise; the fit from there needs no random stream."""
+    np.testing.assert_allclose(
+        np.exp(GPYTORCH_START[1:]), [np.log(2.0), np.log(2.0), np.log(2.0) + 1e-4], rtol=1e-14
+    )
+    assert GPYTORCH_START[0] == 0.0
+    X, y = data(5, n=8, d=2)
+    settings = FitSettings(restarts=1, max_iterations=50, start="gpytorch")
+    first = fit_hyperparameters("matern52", X, y, rng_for(1), settings)
+    second = fit_hyperparameters("matern52", X, y, rng_for(2), settings)
+    assert first.params == second.params
+    random = fit_hyperparameters("matern52", X, y, rng_for(1), FitSettings(restarts=1))
+    assert random.params != first.params
+    with pytest.raises(ValueError, match="unknown start"):
+        FitSettings(start="sobol")

@@ -82,5 +82,5 @@ def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
         ("sigma = 0.1", pytest.approx(-0.6)),
         ("sigma = 1.0", pytest.approx(-0.6)),
     ]
-    assert values[CLAIMS[9].quantity] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
+    assert values[CLAIMS[10].quantity] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
     assert math.isnan(values[CLAIMS[7].quantity][0][1])  # no quadratic_n5 row

@@ -140,6 +140,16 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "l1_n5_paper_fit: the same, ML-II fitted as the paper's code fits",
+        "Fig. 4 (b) caption",
+        "(0.005, 0.318)",
+        0.0,
+        0.1,
+        "one L-BFGS run of 50 iterations from GPyTorch's initial values (config paper_fit), on "
+        "the queries of l1_n5; the parameterization is log, the paper's softplus",
+    ),
+    Claim(
+        "gradient_estimation",
         "l1_n10: distance of grad mu(0, 1) to the paper's (-0.031, 1.053)",
         "Fig. 4 (c) caption",
         "(-0.031, 1.053)",
@@ -236,7 +246,10 @@ def ours(
         [("", best.get(1, math.nan))],
         [("", best.get(10, math.nan))],
         [("", best.get(100, math.nan))],
-        *([("", distance(c))] for c in ("quadratic_n5", "l1_n5", "l1_n10", "relu_n2", "relu_n4")),
+        *(
+            [("", distance(case))]
+            for case in ("quadratic_n5", "l1_n5", "l1_n5_paper_fit", "l1_n10", "relu_n2", "relu_n4")
+        ),
     ]
     return {claim.quantity: v for claim, v in zip(CLAIMS, values, strict=True)}
 
