@@ -6,6 +6,7 @@ config/config.yaml (the paper scale) are checked against them here, so none can 
 
 import copy
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import yaml
@@ -13,6 +14,7 @@ from snakemake.utils import update_config, validate
 
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
+from localbo.pipeline.resources import per_attempt
 from localbo.pipeline.sections import ConfigError, as_config
 from localbo.pipeline.settings import default_config, load_settings
 
@@ -207,3 +209,13 @@ def test_every_problem_is_reported_at_once():
     with pytest.raises(ConfigError) as refused:
         load_settings(config)
     assert "fig1.box" in str(refused.value) and "fig3.d" in str(refused.value)
+
+
+def test_resources_grow_with_the_attempt():
+    config = copy.deepcopy(CONFIG)
+    validate(config, str(SCHEMA))
+    fig2 = load_settings(config).fig2_jobs()
+    wildcards = SimpleNamespace(d="10", b="10000", sigma="0.1")
+    first, second = per_attempt(fig2.mem_mb)(wildcards, 1), per_attempt(fig2.mem_mb)(wildcards, 2)
+    assert second == 2 * first > 0
+    assert per_attempt(10)(wildcards, 3) == 30

@@ -61,6 +61,16 @@ def test_every_rule_that_runs_a_script_has_log_and_benchmark():
     assert found >= 15
 
 
+def test_every_resource_grows_with_the_retry_attempt():
+    """A job killed for memory or time is retried with more (localbo.pipeline.resources)."""
+    found = 0
+    for smk in (REPO / "workflow" / "rules").glob("*.smk"):
+        for key, value in re.findall(r"^\s+(mem_mb|runtime)=(.+),$", smk.read_text(), re.M):
+            found += 1
+            assert value.startswith("per_attempt("), f"{smk.name}: {key}={value}"
+    assert found >= 12
+
+
 def normalize(requirement: str) -> str:
     name = re.split(r"[<>=!~\[ ]", requirement.strip(), maxsplit=1)[0].lower()
     return {"matplotlib-base": "matplotlib"}.get(name, name)

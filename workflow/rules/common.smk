@@ -2,6 +2,7 @@
 # targets that each rules file extends with its own (rule all asks for all of them).
 from snakemake.utils import validate
 
+from localbo.pipeline.resources import per_attempt
 from localbo.pipeline.settings import load_settings
 
 validate(config, "../../config/schemas/config.schema.yaml")

@@ -21,8 +21,8 @@ rule fig1_path:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=500,
-        runtime=10,
+        mem_mb=per_attempt(500),
+        runtime=per_attempt(10),
     params:
         settings=FIG1.path_params,
     script:
@@ -43,8 +43,8 @@ rule fig1_run:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=FIG1.mem_mb,
-        runtime=FIG1.runtime,
+        mem_mb=per_attempt(FIG1.mem_mb),
+        runtime=per_attempt(FIG1.runtime),
     params:
         settings=FIG1.run_params,
     script:

@@ -14,8 +14,8 @@ rule error_function:
         "../../envs/localbo.yaml"
     threads: FIG2.threads
     resources:
-        mem_mb=FIG2.mem_mb,
-        runtime=FIG2.runtime,
+        mem_mb=per_attempt(FIG2.mem_mb),
+        runtime=per_attempt(FIG2.runtime),
     params:
         settings=FIG2.params,
     script:

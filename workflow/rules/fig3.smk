@@ -16,8 +16,8 @@ rule fig3_path:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=10,
+        mem_mb=per_attempt(1000),
+        runtime=per_attempt(10),
     params:
         settings=FIG3.model_params,
     script:
@@ -37,8 +37,8 @@ rule restart_chunk:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=1000,
-        runtime=FIG3.runtime,
+        mem_mb=per_attempt(1000),
+        runtime=per_attempt(FIG3.runtime),
     params:
         settings=FIG3.chunk_params,
     script:

@@ -21,8 +21,8 @@ rule gradient_estimate:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=500,
-        runtime=10,
+        mem_mb=per_attempt(500),
+        runtime=per_attempt(10),
     params:
         settings=GE.params,
     script:
