@@ -78,3 +78,27 @@ def test_sigkill_part_way_then_resume(tmp_path):
     snakemake(tmp_path, "--cores", "2", "--rerun-incomplete")
     assert assert_outputs_valid(tmp_path) > 2
     assert (tmp_path / "figures" / "fig2_error_function.pdf").stat().st_size > 1000
+
+
+def test_a_second_snakemake_in_the_same_directory_is_refused_and_the_first_finishes(tmp_path):
+    """Snakemake's lock: the second process stops at once, naming the lock; the first, busy with
+    the same outputs, completes with valid results."""
+    first = subprocess.Popen(
+        snakemake_command(tmp_path, "--cores", "2"),
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    locks = tmp_path / ".snakemake" / "locks"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (locks.exists() and any(locks.iterdir())):
+        assert first.poll() is None, "the first run ended before it took its lock"
+        time.sleep(0.05)
+    second = snakemake(tmp_path, "--cores", "1", check=False, timeout=120)
+    assert second.returncode != 0
+    assert "cannot be locked" in second.stdout + second.stderr, second.stderr[-2000:]
+    assert first.wait(timeout=600) == 0, first.stderr.read()[-2000:]
+    assert assert_outputs_valid(tmp_path) > 5
+    assert (tmp_path / "results" / "paper_comparison.csv").exists()
