@@ -89,6 +89,8 @@ class FitSettings:
             raise ValueError(f"restarts must be >= 1, got {self.restarts}")
         if self.start not in FIT_STARTS:
             raise ValueError(f"unknown start {self.start!r}; known: {FIT_STARTS}")
+        if self.start == "gpytorch" and self.restarts != 1:
+            raise ValueError("the gpytorch start is one deterministic start: restarts must be 1")
 
     def log_box(self) -> np.ndarray:
         """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""

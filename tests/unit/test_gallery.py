@@ -31,9 +31,10 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     config.write_text("seed: 1\n")
     copied = make_gallery(run, tmp_path / "gallery", [config], REPO)
     names = sorted(p.name for p in copied)
-    assert names == ["fig1_local_solutions.png", "local_solutions.csv"]  # PNG and CSV only
+    assert names == ["fig1-local_solutions.csv", "fig1_local_solutions.png"]  # PNG and CSV only
     provenance = load_json(tmp_path / "gallery" / "provenance.json")
-    assert len(provenance["commit"]) == 40 and len(provenance["config_sha256"]) == 64
+    assert len(provenance["commit"].removesuffix("-dirty")) == 40
+    assert len(provenance["config_sha256"]) == 64
     figures = provenance["cpu_hours_per_figure"]
     assert figures["Fig. 1"] == pytest.approx(2.01)  # 0.5 + 1.5 + 0.01
     assert figures["Fig. 2"] == pytest.approx(0.1)

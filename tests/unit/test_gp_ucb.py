@@ -150,3 +150,36 @@ def test_a_run_chooses_the_same_points_as_the_dense_oracle(d, monkeypatch):
     monkeypatch.setattr(module, "lcb_value_and_gradient", dense_lcb_value_and_gradient)
     oracle = run()
     np.testing.assert_array_equal(ours.observations[0], oracle.observations[0])
+
+
+def test_the_pruning_bound_counts_the_jitter_of_the_factor():
+    """Two data points at 0 and noise 0: the factor needs jitter, so the variance conditioned on
+    one point must use that noise, or a candidate beside them is pruned though it wins (a case a
+    reviewer built: the second candidate's observation tuned between the two bounds)."""
+    import warnings
+
+    from localbo.linalg import JitterWarning
+
+    def gp_with(c):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", JitterWarning)
+            gp = GP(RBF(), np.zeros((2, 1)), np.zeros(2), 0.0)
+            gp.append(np.array([[10.0]]), np.array([c]))
+        return gp
+
+    C = np.array([[1e-3], [10.0 + 2e-3]])
+    gp = gp_with(0.0)
+    assert gp.jitter > 0
+    exact = dense_lcb_values(gp, C, 1.0)[0]
+    s, nearest = 1.0, 1.0 - 0.5e-6  # k(1e-3, 0) to first order
+    bound_without_jitter = -math.sqrt(s - nearest**2 / (s + gp.noise_var))
+    target = (exact + bound_without_jitter) / 2  # between the exact value and the wrong bound
+    low, high = -1.0, 1.0
+    for _ in range(100):  # the second observation that puts candidate 1 at the target
+        c = (low + high) / 2
+        low, high = (c, high) if dense_lcb_values(gp_with(c), C, 1.0)[1] < target else (low, c)
+    gp = gp_with(c)
+    dense = dense_lcb_values(gp, C, 1.0)
+    pruned = lcb_values(gp, C, 1.0, keep=1)
+    assert np.argmin(pruned) == np.argmin(dense)
+    assert pruned[np.argmin(dense)] == dense.min()

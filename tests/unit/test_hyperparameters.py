@@ -114,3 +114,5 @@ def test_the_gpytorch_start_is_one_deterministic_start_from_ln2():
     assert random.params != first.params
     with pytest.raises(ValueError, match="unknown start"):
         FitSettings(start="sobol")
+    with pytest.raises(ValueError, match="restarts must be 1"):
+        FitSettings(start="gpytorch", restarts=2)

@@ -1,5 +1,6 @@
 """The paper-vs-reproduced table: slopes, verdicts, and which runs count as the paper's scale."""
 
+import csv
 import math
 from pathlib import Path
 
@@ -84,3 +85,17 @@ def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
     ]
     assert values[CLAIMS[10].quantity] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
     assert math.isnan(values[CLAIMS[7].quantity][0][1])  # no quadratic_n5 row
+
+
+def test_fig3_claims_are_the_published_curve():
+    with open(REPO / "config" / "paper" / "fig3_published.csv") as handle:
+        published = {int(r["restarts"]): float(r["median"]) for r in csv.DictReader(handle)}
+    for claim, k in zip(CLAIMS[4:7], (1, 10, 100), strict=True):
+        assert (claim.low + claim.high) / 2 == pytest.approx(published[k], abs=1e-12), claim
+
+
+def test_a_figure_without_rows_is_missing_not_dropped():
+    values = table()
+    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
+    assert {r["quantity"] for r in rows} == {c.quantity for c in CLAIMS}
+    assert {r["verdict"] for r in rows} == {"missing"}

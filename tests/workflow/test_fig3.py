@@ -1,5 +1,6 @@
 """Fig. 3 on the tiny config: one row per run and per restart count, and the paper's d = 100
-curve neither drawn nor listed beside a path of another dimension."""
+curve not drawn in the figure (nor listed in its legend) beside a path of another dimension; the
+table keeps the published columns, for reference."""
 
 import csv
 import itertools

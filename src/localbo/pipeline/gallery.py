@@ -3,7 +3,8 @@ writes (`figures/paper/` for the paper-scale run), with a provenance file beside
 
     python -m localbo.pipeline.gallery RUN_DIR figures/paper --config config/config.yaml [...]
 
-The provenance (`provenance.json`) says which commit made the run, the SHA-256 of the config
+The provenance (`provenance.json`) says which commit the gallery was made at (`-dirty` when the
+tree had uncommitted changes; make it right after the run), the SHA-256 of the config
 files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
 (the `cpu_time` column Snakemake writes), so the README's cost table is read from it.
 """
@@ -67,8 +68,11 @@ def per_figure(rules: dict[str, dict[str, float]]) -> dict[str, float]:
 
 def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
     """Commit, config hash, date and CPU-hours of the run in `run`."""
-    commit = subprocess.run(
-        ["git", "-C", str(repo), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    commit = subprocess.run(  # "-dirty" when the tree had uncommitted changes
+        ["git", "-C", str(repo), "describe", "--always", "--dirty", "--abbrev=40"],
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     digest = hashlib.sha256()
     for config in configs:
@@ -89,7 +93,10 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     out.mkdir(parents=True, exist_ok=True)
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
-        target = out / source.name
+        # tables keep their folder in the name (results/fig1/local_solutions.csv ->
+        # fig1-local_solutions.csv), so two tables of one name cannot overwrite each other
+        parts = source.relative_to(run).parts[1:]
+        target = out / "-".join(parts)
         shutil.copyfile(source, target)
         copied.append(target)
     save_json(out / "provenance.json", provenance(run, configs, repo))
