@@ -31,7 +31,8 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     config.write_text("seed: 1\n")
     copied = make_gallery(run, tmp_path / "gallery", [config], REPO)
     names = sorted(p.name for p in copied)
-    assert names == ["fig1-local_solutions.csv", "fig1_local_solutions.png"]  # PNG and CSV only
+    # PNG, CSV and the config, not the PDF
+    assert names == ["config-config.yaml", "fig1-local_solutions.csv", "fig1_local_solutions.png"]
     provenance = load_json(tmp_path / "gallery" / "provenance.json")
     assert len(provenance["commit"].removesuffix("-dirty")) == 40
     assert len(provenance["config_sha256"]) == 64

@@ -89,7 +89,8 @@ def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
 
 
 def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
-    """Copy the run's figures (PNG) and tables (CSV) to `out` with provenance.json beside."""
+    """Copy the run's figures (PNG), tables (CSV) and config files to `out`, with
+    provenance.json beside them."""
     out.mkdir(parents=True, exist_ok=True)
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
@@ -98,6 +99,10 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
         parts = source.relative_to(run).parts[1:]
         target = out / "-".join(parts)
         shutil.copyfile(source, target)
+        copied.append(target)
+    for config in configs:  # the configs the hash is of, beside it
+        target = out / f"config-{config.name}"
+        shutil.copyfile(config, target)
         copied.append(target)
     save_json(out / "provenance.json", provenance(run, configs, repo))
     return copied
