@@ -157,16 +157,12 @@ def lcb_value_and_gradient(x: np.ndarray, gp: GP, sqrt_beta: float) -> tuple[flo
     """
     kx = gp.kernel(x[None, :], gp.X)[0]  # (n,)
     G = gp.kernel.grad_x(x, gp.X)  # (d, n)
+    mean, mean_grad = gp.prior_mean + float(kx @ gp.weights), G @ gp.weights
     if at_prior_variance(np.array(kx @ kx), gp):
-        sd = math.sqrt(gp.kernel.outputscale)
-        value = gp.prior_mean + float(kx @ gp.weights) - sqrt_beta * sd
-        return value, G @ gp.weights
+        return mean - sqrt_beta * math.sqrt(gp.kernel.outputscale), mean_grad
     a = cho_solve(gp.L, kx)
-    var = max(gp.kernel.outputscale - float(kx @ a), 1e-300)
-    sd = math.sqrt(var)
-    value = gp.prior_mean + float(kx @ gp.weights) - sqrt_beta * sd
-    grad = G @ gp.weights + sqrt_beta * (G @ a) / sd
-    return value, grad
+    sd = math.sqrt(max(gp.kernel.outputscale - float(kx @ a), 1e-300))
+    return mean - sqrt_beta * sd, mean_grad + sqrt_beta * (G @ a) / sd
 
 
 def minimize_lcb(

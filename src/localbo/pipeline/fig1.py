@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from localbo.local_bo import LocalBOSettings
-from localbo.optimizers import Optimizer, optimizer_class
+from localbo.optimizers import Cost, Optimizer, optimizer_class
 from localbo.pipeline.files import sigma_label
 from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params
 
@@ -240,18 +240,20 @@ class Fig1Jobs:
         """Each method's name in the figure."""
         return {name: m.optimizer.label for name, m in self.settings.methods.methods.items()}
 
-    def mem_mb(self, wildcards: Any) -> int:
-        """Paths of the chunk (M x d floats each) plus the method's own memory."""
+    def _job(self, wildcards: Any) -> tuple[int, int, Cost]:
+        """(d, paths in the job, cost of one run) of one job."""
         d, name = int(wildcards.d), wildcards.method
         paths = len(self.chunks(name)[int(wildcards.chunk)])
-        cost = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+        return d, paths, self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+
+    def mem_mb(self, wildcards: Any) -> int:
+        """Paths of the chunk (M x d floats each) plus the method's own memory."""
+        d, paths, cost = self._job(wildcards)
         return 500 + paths * self.settings.num_features * (d + 2) * 8 // 2**20 + cost.mem_mb
 
     def runtime(self, wildcards: Any) -> int:
         """Minutes per job from the method's cost model, times 3 for a busy node, plus 5."""
-        d, name = int(wildcards.d), wildcards.method
-        paths = len(self.chunks(name)[int(wildcards.chunk)])
-        cost = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+        _, paths, cost = self._job(wildcards)
         return int(5 + 3 * paths * cost.seconds / 60)
 
 
