@@ -7,7 +7,7 @@ Given data (X, y) with noise variance sigma^2 and a constant prior mean m,
     Cov[grad f(x)] = c I - G(x) K^{-1} G(x)^T,          c = prior variance of a partial derivative
 
 (section 2 of the paper). New observations extend the Cholesky factor by a block row, so a BO loop
-never refactors the whole matrix.
+never refactors the whole matrix, nor copies it (the factor lives in a buffer with spare room).
 """
 
 from __future__ import annotations
@@ -15,11 +15,16 @@ from __future__ import annotations
 import numpy as np
 
 from localbo.kernels import Kernel
-from localbo.linalg import append_rows, cho_solve, cholesky, solve_lower
+from localbo.linalg import cholesky, solve_lower
 
 
 class GP:
     """GP posterior for fixed hyperparameters.
+
+    The factor, the inputs and z = L^{-1} (y - m) live in buffers with room for `capacity`
+    points; `append` writes the new rows into them, so a BO loop neither refactors nor copies
+    the old factor (`localbo.blas` solves with the buffer's leading block in place). The weights
+    K^{-1} (y - m) = L^{-T} z then cost one triangular solve, when first asked for after an append.
 
     Args:
         kernel: covariance function.
@@ -27,6 +32,7 @@ class GP:
         y: (n,) observations.
         noise_var: observation noise variance sigma^2 >= 0 (0 is handled by the jitter helper).
         mean: constant prior mean.
+        capacity: points the buffers hold before they grow (doubling); at least n.
 
     Example:
         >>> from localbo.kernels import RBF
@@ -36,38 +42,89 @@ class GP:
     """
 
     def __init__(
-        self, kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float, mean: float = 0.0
+        self,
+        kernel: Kernel,
+        X: np.ndarray,
+        y: np.ndarray,
+        noise_var: float,
+        mean: float = 0.0,
+        capacity: int = 0,
     ) -> None:
         if noise_var < 0:
             raise ValueError(f"noise_var must be >= 0, got {noise_var}")
         self.kernel = kernel
         self.noise_var = float(noise_var)
         self.prior_mean = float(mean)
-        self.X = np.asarray(X, dtype=float).reshape(len(y), -1)
-        self.y = np.asarray(y, dtype=float).copy()
-        K = kernel(self.X, self.X)
+        y = np.asarray(y, dtype=float).reshape(-1)
+        X = np.asarray(X, dtype=float).reshape(len(y), -1)
+        self.n = len(y)
+        self._allocate(max(capacity, self.n, 1), X.shape[1])
+        self._X[: self.n], self._y[: self.n] = X, y
+        K = kernel(X, X)
         K[np.diag_indices_from(K)] += self.noise_var
-        self.L, self.jitter = cholesky(K)
-        self._update_weights()
+        L, self.jitter = cholesky(K)
+        self._L[: self.n, : self.n] = L
+        self._z[: self.n] = solve_lower(L, y - self.prior_mean)
+        self._weights: np.ndarray | None = None
 
-    def _update_weights(self) -> None:
-        self.weights = cho_solve(self.L, self.y - self.prior_mean)  # K^{-1} (y - m), (n,)
+    def _allocate(self, capacity: int, d: int) -> None:
+        self._L = np.zeros((capacity, capacity), order="F")
+        self._X, self._y, self._z = np.empty((capacity, d)), np.empty(capacity), np.empty(capacity)
+
+    def _grow(self, needed: int) -> None:
+        L, X, y, z, n = self.L, self.X, self.y, self._z[: self.n], self.n
+        self._allocate(max(needed, 2 * self._L.shape[0]), X.shape[1])
+        self._L[:n, :n], self._X[:n], self._y[:n], self._z[:n] = L, X, y, z
+
+    @property
+    def L(self) -> np.ndarray:
+        """(n, n) lower Cholesky factor of K + (noise_var + jitter) I, a view of the buffer."""
+        return self._L[: self.n, : self.n]
+
+    @property
+    def X(self) -> np.ndarray:
+        """(n, d) inputs (a view)."""
+        return self._X[: self.n]
+
+    @property
+    def y(self) -> np.ndarray:
+        """(n,) observations (a view)."""
+        return self._y[: self.n]
+
+    @property
+    def weights(self) -> np.ndarray:
+        """(n,) K^{-1} (y - m)."""
+        if self._weights is None:
+            self._weights = solve_lower(self.L, self._z[: self.n], trans=True)
+        return self._weights
 
     def append(self, X_new: np.ndarray, y_new: np.ndarray) -> None:
         """Condition on more observations, extending the factor in O(n^2 m).
 
+        With L L^T = K, the new block row is B^T = (L^{-1} K_cross)^T and the factor L22 of the
+        Schur complement K_new - B^T B; z gains L22^{-1} (y_new - m - B^T z).
+
         Args:
             X_new: (m, d) inputs. y_new: (m,) observations.
         """
-        X_new = np.atleast_2d(X_new)
+        X_new = np.atleast_2d(np.asarray(X_new, dtype=float))
+        y_new = np.atleast_1d(np.asarray(y_new, dtype=float))
+        n, m = self.n, len(y_new)
+        if n + m > self._L.shape[0]:
+            self._grow(n + m)
         K_cross = self.kernel(self.X, X_new)
         K_new = self.kernel(X_new, X_new)
         K_new[np.diag_indices_from(K_new)] += self.noise_var
-        self.L, jitter = append_rows(self.L, K_cross, K_new)
+        B = solve_lower(self.L, K_cross)  # (n, m)
+        S = K_new - B.T @ B
+        L22, jitter = cholesky(0.5 * (S + S.T))
+        z = self._z[:n]
+        self._z[n : n + m] = solve_lower(L22, y_new - self.prior_mean - B.T @ z)
+        self._L[n : n + m, :n], self._L[n : n + m, n : n + m] = B.T, L22
+        self._X[n : n + m], self._y[n : n + m] = X_new, y_new
+        self.n = n + m
         self.jitter = max(self.jitter, jitter)
-        self.X = np.vstack([self.X, X_new])
-        self.y = np.concatenate([self.y, np.atleast_1d(y_new)])
-        self._update_weights()
+        self._weights = None
 
     def mean(self, Xs: np.ndarray) -> np.ndarray:
         """Posterior mean at (m, d) points; returns (m,)."""

@@ -36,7 +36,7 @@ from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.kernels import Kernel
-from localbo.linalg import cho_solve, solve_lower
+from localbo.linalg import solve_lower
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 
@@ -94,75 +94,139 @@ def at_prior_variance(rows_squared: np.ndarray, gp: GP) -> np.ndarray:
     return rows_squared <= PRIOR_ROWS * gp.kernel.outputscale * gp.noise_var
 
 
-def lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float, keep: int | None = None) -> np.ndarray:
-    """lcb(x) = mu(x) - sqrt(beta) s(x) at (m, d) candidates; returns (m,).
+def nearest_squared_distances(C: np.ndarray, X: np.ndarray) -> np.ndarray:
+    """A lower bound on min_i ||c - x_i||^2 for each of (m, d) candidates C; returns (m,).
 
-    The mean is the exact one (the same products as `GP.mean_and_variance`). The variance is
-    solved only where it can matter: a candidate whose kernel row is negligible
-    (`at_prior_variance`) has the prior variance exactly. With `keep`, the other candidates are
-    taken in the order of a lower bound on their lcb, the variance conditioned on their single
-    nearest data point (conditioning on more data never raises it), and solved only while that
-    bound can still beat the `keep`-th least exact value; the rest are +inf. The `keep` least
-    values, and which candidates have them, are then those of solving every candidate.
+    Gram form, min_i (||x_i||^2 - 2 c . x_i) + ||c||^2, one matrix product instead of m n
+    distances; less the product's rounding bound, (d + 8) eps (||c||^2 + max ||x_i||^2) doubled.
     """
-    Kc = gp.kernel(C, gp.X)  # (m, n)
-    mean = gp.prior_mean + Kc @ gp.weights
-    s = gp.kernel.outputscale
-    lcb = mean - sqrt_beta * math.sqrt(s)  # exact where the variance is the prior's
-    near = np.flatnonzero(~at_prior_variance(np.einsum("ij,ij->i", Kc, Kc), gp))
-    if keep is None or near.size == 0:
-        lcb[near] = _solved_lcb(gp, Kc[near], mean[near], sqrt_beta)
+    X_sq = np.einsum("ij,ij->i", X, X)
+    C_sq = np.einsum("ij,ij->i", C, C)
+    P = C @ X.T  # (m, n)
+    P *= -2.0
+    P += X_sq
+    slack = 2.0 * (C.shape[1] + 8) * np.finfo(float).eps * (C_sq + X_sq.max())
+    return np.maximum(P.min(axis=1) + C_sq - slack, 0.0)
+
+
+class LowerConfidenceBound:
+    """lcb(x) = mu(x) - sqrt(beta) s(x) of one step, for minimization, on a GP that stays fixed.
+
+    `values` scores candidates, `__call__` gives a point's value and analytic gradient
+
+        grad lcb(x) = G(x) w + sqrt(beta) G(x) K^{-1} k(X, x) / s(x),     w = K^{-1} (y - m),
+
+    G(x) = grad_x k(x, X) (d, n). Both compute exactly what solving every candidate and every
+    point would, only not where the result is known without the solve:
+    - a candidate whose kernel row is provably negligible (`nearest_squared_distances`, then
+      `at_prior_variance` and a bound on its mean) has the prior's lcb; its row is not formed;
+    - the variance uses v = L^{-1} k(X, x), s(x)^2 = s - v.v, and K^{-1} k = L^{-T} v; a
+      candidate's v is kept, so the first L-BFGS-B evaluation of a refinement started there
+      costs one backward solve.
+
+    Args:
+        gp: the posterior (its factor and weights).
+        sqrt_beta: sqrt(beta_t).
+    """
+
+    def __init__(self, gp: GP, sqrt_beta: float) -> None:
+        self.gp, self.sqrt_beta = gp, sqrt_beta
+        self.weights = gp.weights
+        self.prior = gp.prior_mean - sqrt_beta * math.sqrt(gp.kernel.outputscale)
+        self._solved: dict[bytes, tuple[np.ndarray, np.ndarray, float]] = {}
+
+    def values(self, C: np.ndarray, keep: int | None = None) -> np.ndarray:
+        """lcb at (m, d) candidates; returns (m,).
+
+        With `keep`, the candidates whose row is not negligible are taken in the order of a lower
+        bound on their lcb, the variance conditioned on their single nearest data point
+        (conditioning on more data never raises it), and solved only while that bound can still
+        beat the `keep`-th least exact value; the rest are +inf. The `keep` least values, and which
+        candidates have them, are then those of solving every candidate.
+        """
+        gp, kernel = self.gp, self.gp.kernel
+        s = kernel.outputscale
+        lcb = np.full(len(C), self.prior)
+        near = np.flatnonzero(~self._negligible(C))
+        Kc = kernel(C[near], gp.X)  # (k, n)
+        mean = gp.prior_mean + Kc @ self.weights
+        lcb[near] = mean - self.sqrt_beta * math.sqrt(s)  # exact where the variance is the prior's
+        moving = np.flatnonzero(~at_prior_variance(np.einsum("ij,ij->i", Kc, Kc), gp))
+        if keep is None or moving.size == 0:
+            self._solve(C, near[moving], Kc[moving], mean[moving], lcb)
+            return lcb
+        nearest = np.max(np.abs(Kc[moving]), axis=1)
+        # the factor is of K + (noise_var + jitter) I: the bound conditions on that noise (the
+        # largest jitter added, so it is never below a point's own)
+        single = np.maximum(s - nearest**2 / (s + gp.noise_var + gp.jitter), 0.0)
+        upper = np.minimum(single * (1.0 + 1e-9) + 1e-12 * s, s)  # slack for rounding
+        bound = mean[moving] - self.sqrt_beta * np.sqrt(upper)
+        by_bound = np.argsort(bound, kind="stable")
+        pending, bound = moving[by_bound], bound[by_bound]
+        lcb[near[pending]] = np.inf
+        start = 0
+        while start < pending.size:
+            known = lcb[np.isfinite(lcb)]
+            if known.size >= keep:
+                threshold = np.partition(known, keep - 1)[keep - 1]
+                stop = int(np.searchsorted(bound, threshold, side="right"))
+                if stop <= start:
+                    break
+            else:
+                stop = start + keep - known.size
+            batch = pending[start:stop]
+            self._solve(C, near[batch], Kc[batch], mean[batch], lcb)
+            start = stop
         return lcb
-    nearest = np.max(np.abs(Kc[near]), axis=1)
-    # the factor is of K + (noise_var + jitter) I: the bound conditions on that noise (the
-    # largest jitter added, so it is never below a point's own)
-    single = np.maximum(s - nearest**2 / (s + gp.noise_var + gp.jitter), 0.0)
-    upper = np.minimum(single * (1.0 + 1e-9) + 1e-12 * s, s)  # slack for rounding
-    bound = mean[near] - sqrt_beta * np.sqrt(upper)
-    by_bound = np.argsort(bound, kind="stable")
-    pending, bound = near[by_bound], bound[by_bound]
-    lcb[near] = np.inf
-    start = 0
-    while start < pending.size:
-        known = lcb[np.isfinite(lcb)]
-        if known.size >= keep:
-            threshold = np.partition(known, keep - 1)[keep - 1]
-            stop = int(np.searchsorted(bound, threshold, side="right"))
-            if stop <= start:
-                break
+
+    def _negligible(self, C: np.ndarray) -> np.ndarray:
+        """(m,) flags: the candidate's kernel row k is provably so small that its variance is
+        the prior's to the bit and |k . w| < 2^-60 sqrt(beta s), below the rounding of lcb."""
+        gp, kernel = self.gp, self.gp.kernel
+        r = np.sqrt(nearest_squared_distances(C, gp.X)) / kernel.lengthscale
+        row_norm = math.sqrt(gp.n) * kernel.outputscale * kernel.value(r)  # >= ||k||
+        mean_bound = row_norm * float(np.linalg.norm(self.weights))  # >= |k . w|
+        return at_prior_variance(row_norm**2, gp) & (
+            mean_bound <= 2.0**-60 * self.sqrt_beta * math.sqrt(kernel.outputscale)
+        )
+
+    def _solve(
+        self, C: np.ndarray, index: np.ndarray, Kc: np.ndarray, mean: np.ndarray, lcb: np.ndarray
+    ) -> None:
+        """Writes lcb[index] from the (k, n) rows by one forward solve, keeping each v."""
+        if index.size == 0:
+            return
+        V = solve_lower(self.gp.L, Kc.T)  # (n, k)
+        variance = np.maximum(self.gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+        lcb[index] = mean - self.sqrt_beta * np.sqrt(variance)
+        for j, i in enumerate(index):
+            self._solved[C[i].tobytes()] = (Kc[j], V[:, j], float(variance[j]))
+
+    def __call__(self, x: np.ndarray) -> tuple[float, np.ndarray]:
+        """lcb at a (d,) point and its (d,) gradient (analytic).
+
+        Where the kernel row is negligible (`at_prior_variance`) the value is the dense one to the
+        bit and the solve is skipped; the gradient then drops sqrt(beta) G K^{-1} k / s(x), at
+        most sqrt(beta) ||G|| ||k|| / noise_var. That is not always below the rounding of the
+        mean's gradient G K^{-1} y (not where y is near 0 around the point): that such points are
+        refined to the same chosen points is checked against the oracle (tests/unit/test_gp_ucb.py
+        and bench/bench_gp_ucb_exact.py), not proved.
+        """
+        gp = self.gp
+        record = self._solved.get(x.tobytes())
+        kx = gp.kernel(x[None, :], gp.X)[0] if record is None else record[0]  # (n,)
+        G = gp.kernel.grad_x(x, gp.X)  # (d, n)
+        mean, mean_grad = gp.prior_mean + float(kx @ self.weights), G @ self.weights
+        if record is None:
+            if at_prior_variance(np.array(kx @ kx), gp):
+                return mean - self.sqrt_beta * math.sqrt(gp.kernel.outputscale), mean_grad
+            v = solve_lower(gp.L, kx)
+            variance = max(gp.kernel.outputscale - float(v @ v), 0.0)
         else:
-            stop = start + keep - known.size
-        batch = pending[start:stop]
-        lcb[batch] = _solved_lcb(gp, Kc[batch], mean[batch], sqrt_beta)
-        start = stop
-    return lcb
-
-
-def _solved_lcb(gp: GP, Kc: np.ndarray, mean: np.ndarray, sqrt_beta: float) -> np.ndarray:
-    """lcb of candidates with their (k, n) kernel rows, the variance by a triangular solve."""
-    V = solve_lower(gp.L, Kc.T)
-    variance = np.maximum(gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
-    return mean - sqrt_beta * np.sqrt(variance)
-
-
-def lcb_value_and_gradient(x: np.ndarray, gp: GP, sqrt_beta: float) -> tuple[float, np.ndarray]:
-    """lcb at a (d,) point and its (d,) gradient (analytic).
-
-    Where the kernel row is negligible (`at_prior_variance`) the value is the dense one to the bit
-    and the solve is skipped; the gradient then drops sqrt(beta) G K^{-1} k / s(x), at most
-    sqrt(beta) ||G|| ||k|| / noise_var. That is not always below the rounding of the mean's
-    gradient G K^{-1} y (not where y is near 0 around the point): that such points are refined
-    to the same chosen points is checked by whole runs against the dense oracle
-    (tests/unit/test_gp_ucb.py), not proved.
-    """
-    kx = gp.kernel(x[None, :], gp.X)[0]  # (n,)
-    G = gp.kernel.grad_x(x, gp.X)  # (d, n)
-    mean, mean_grad = gp.prior_mean + float(kx @ gp.weights), G @ gp.weights
-    if at_prior_variance(np.array(kx @ kx), gp):
-        return mean - sqrt_beta * math.sqrt(gp.kernel.outputscale), mean_grad
-    a = cho_solve(gp.L, kx)
-    sd = math.sqrt(max(gp.kernel.outputscale - float(kx @ a), 1e-300))
-    return mean - sqrt_beta * sd, mean_grad + sqrt_beta * (G @ a) / sd
+            v, variance = record[1], record[2]
+        sd = math.sqrt(max(variance, 1e-300))
+        a = solve_lower(gp.L, v, trans=True)  # K^{-1} k
+        return mean - self.sqrt_beta * sd, mean_grad + self.sqrt_beta * (G @ a) / sd
 
 
 def minimize_lcb(
@@ -180,16 +244,16 @@ def minimize_lcb(
             (settings.local_samples, box.d)
         )
         C = np.vstack([C, box.project(local)])
-    scores = lcb_values(gp, C, sqrt_beta, keep=settings.restarts)
+    lcb = LowerConfidenceBound(gp, sqrt_beta)
+    scores = lcb.values(C, keep=settings.restarts)
     # exact ties are common (in d >= 10 the exploration term absorbs a mean of 1e-70): the
     # candidate drawn first wins, a rule that does not depend on the scores of the others
     order = np.argsort(scores, kind="stable")[: settings.restarts]
     best_x, best_value = C[order[0]], float(scores[order[0]])
     for i in order:
         res = minimize(
-            lcb_value_and_gradient,
+            lcb,
             C[i],
-            args=(gp, sqrt_beta),
             jac=True,
             method="L-BFGS-B",
             bounds=box.bounds(),
@@ -230,7 +294,7 @@ def gp_ucb(
         trace.record(objective, x0)
         return finish(objective, x0, trace, start_time, iterations=0, stop="budget", max_jitter=0.0)
     x = box.project(np.array(x0, dtype=float))
-    gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var)
+    gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var, capacity=objective.remaining + 1)
     best = 0
     trace.record(objective, x)
     t = 1

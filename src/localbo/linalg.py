@@ -12,8 +12,9 @@ import warnings
 from collections.abc import Callable
 
 import numpy as np
-from scipy.linalg.blas import dtrsm
 from scipy.linalg.lapack import dpotrf
+
+from localbo.blas import solve_triangular
 
 
 class JitterWarning(RuntimeWarning):
@@ -115,39 +116,8 @@ def cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
 def solve_lower(L: np.ndarray, B: np.ndarray, trans: bool = False) -> np.ndarray:
     """Solve L X = B, or L^T X = B with `trans`, by substitution; B is (n,) or (n, k).
 
-    BLAS trsm directly: the scipy wrapper's checks cost as much as the solve at n = 500, k = 10.
-    A C-ordered L is passed as the upper factor L^T in Fortran order (no copy).
+    L may be any square view with a unit stride (a C- or F-ordered factor, or the leading block of
+    a larger buffer): BLAS reads it in place (`localbo.blas`), without the copy scipy's wrappers
+    make of a non-contiguous matrix.
     """
-    if B.size == 0:
-        return np.zeros(B.shape)
-    if L.flags.f_contiguous:
-        a, lower, transpose = L, 1, trans
-    else:  # L = a^T
-        a, lower, transpose = L.T, 0, not trans
-    X = dtrsm(1.0, a, B if B.ndim == 2 else B[:, None], lower=lower, trans_a=int(transpose))
-    return X if B.ndim == 2 else X[:, 0]
-
-
-def append_rows(L: np.ndarray, K_cross: np.ndarray, K_new: np.ndarray) -> tuple[np.ndarray, float]:
-    """Extend a Cholesky factor by new rows without refactoring the old block.
-
-    Given L L^T = K_old, return the factor of [[K_old, K_cross], [K_cross^T, K_new]].
-
-    Args:
-        L: (n, n) lower factor of the old matrix.
-        K_cross: (n, m) covariance between old and new points.
-        K_new: (m, m) covariance of the new points (noise included).
-
-    Returns:
-        ((n + m, n + m) lower factor, jitter added to the new diagonal block).
-    """
-    n, m = K_cross.shape
-    B = solve_lower(L, K_cross)  # (n, m)
-    S = K_new - B.T @ B
-    S = 0.5 * (S + S.T)
-    L22, jitter = cholesky(S)
-    out = np.zeros((n + m, n + m), order="F")  # the layout `cholesky` returns
-    out[:n, :n] = L
-    out[n:, :n] = B.T
-    out[n:, n:] = L22
-    return out, jitter
+    return solve_triangular(L, B, lower=True, trans=trans)

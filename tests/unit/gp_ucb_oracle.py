@@ -1,27 +1,188 @@
-"""The GP-UCB acquisition as it was before its speedups: every candidate's variance by a dense
-triangular solve, every LCB evaluation by a full `cho_solve`. The equality tests of
-`test_gp_ucb.py` run GP-UCB with these and with the library's and compare the chosen points."""
+"""GP-UCB as it was before its speedups, kept whole as the oracle of the equality checks.
+
+Every candidate's variance by a dense triangular solve, every LCB evaluation by a full
+`cho_solve`, a factor that is copied into a new (n + 1) x (n + 1) array at each observation and
+weights re-solved from y, all through scipy's BLAS wrappers: the implementation of the commit
+before issue 10's speedups (d5cb203 and earlier), frozen here. It shares with the library only
+what the speedups did not touch: the kernel, the box, the objective, beta_t and the candidate
+draws. `tests/unit/test_gp_ucb.py` and `bench/bench_gp_ucb_exact.py` run it beside `gp_ucb`.
+"""
 
 import math
 
 import numpy as np
+from scipy.linalg.blas import dtrsm
+from scipy.optimize import minimize
 
 from localbo.gp import GP
-from localbo.linalg import cho_solve
+from localbo.gp_ucb import GPUCBSettings, minimize_lcb
+from localbo.kernels import Kernel
+from localbo.linalg import cholesky
+from localbo.objective import Box, NoisyObjective
 
 
-def dense_lcb_values(gp: GP, C: np.ndarray, sqrt_beta: float, keep: int | None = None):
-    """lcb at (m, d) candidates, every one exact; `keep` is accepted and ignored."""
-    mean, var = gp.mean_and_variance(C)
-    return mean - sqrt_beta * np.sqrt(var)
+def _solve_lower(L: np.ndarray, B: np.ndarray, trans: bool = False) -> np.ndarray:
+    if B.size == 0:
+        return np.zeros(B.shape)
+    a, lower, transpose = (L, 1, trans) if L.flags.f_contiguous else (L.T, 0, not trans)
+    X = dtrsm(1.0, a, B if B.ndim == 2 else B[:, None], lower=lower, trans_a=int(transpose))
+    return X if B.ndim == 2 else X[:, 0]
 
 
-def dense_lcb_value_and_gradient(x: np.ndarray, gp: GP, sqrt_beta: float):
+def _cho_solve(L: np.ndarray, B: np.ndarray) -> np.ndarray:
+    return _solve_lower(L, _solve_lower(L, B), trans=True)
+
+
+class DenseGP:
+    """The GP of GP-UCB before the speedups: a fresh factor array per observation."""
+
+    def __init__(self, kernel: Kernel, X: np.ndarray, y: np.ndarray, noise_var: float) -> None:
+        self.kernel, self.noise_var, self.prior_mean = kernel, noise_var, 0.0
+        self.X, self.y = X.copy(), y.copy()
+        K = kernel(X, X)
+        K[np.diag_indices_from(K)] += noise_var
+        self.L, self.jitter = cholesky(K)
+        self.weights = _cho_solve(self.L, self.y)
+
+    def append(self, x: np.ndarray, y: np.ndarray) -> None:
+        n = len(self.y)
+        K_cross = self.kernel(self.X, x)
+        K_new = self.kernel(x, x) + self.noise_var
+        B = _solve_lower(self.L, K_cross)
+        L22, jitter = cholesky(K_new - B.T @ B)
+        out = np.zeros((n + 1, n + 1), order="F")
+        out[:n, :n], out[n:, :n], out[n:, n:] = self.L, B.T, L22
+        self.L, self.jitter = out, max(self.jitter, jitter)
+        self.X, self.y = np.vstack([self.X, x]), np.concatenate([self.y, y])
+        self.weights = _cho_solve(self.L, self.y)
+
+
+def dense_lcb_values(gp, C: np.ndarray, sqrt_beta: float, keep: int | None = None) -> np.ndarray:
+    """lcb at (m, d) candidates, every one solved; `keep` is accepted and ignored."""
+    Kc = gp.kernel(C, gp.X)
+    V = _solve_lower(gp.L, Kc.T)
+    variance = np.maximum(gp.kernel.outputscale - np.sum(V**2, axis=0), 0.0)
+    return gp.prior_mean + Kc @ gp.weights - sqrt_beta * np.sqrt(variance)
+
+
+def dense_lcb_value_and_gradient(x: np.ndarray, gp, sqrt_beta: float):
+    """lcb at a (d,) point and its gradient, by a full `cho_solve`."""
     kx = gp.kernel(x[None, :], gp.X)[0]
     G = gp.kernel.grad_x(x, gp.X)
-    a = cho_solve(gp.L, kx)
-    var = max(gp.kernel.outputscale - float(kx @ a), 1e-300)
-    sd = math.sqrt(var)
+    a = _cho_solve(gp.L, kx)
+    sd = math.sqrt(max(gp.kernel.outputscale - float(kx @ a), 1e-300))
     value = gp.prior_mean + float(kx @ gp.weights) - sqrt_beta * sd
-    grad = G @ gp.weights + sqrt_beta * (G @ a) / sd
-    return value, grad
+    return value, G @ gp.weights + sqrt_beta * (G @ a) / sd
+
+
+def _dense_minimize_lcb(gp, box, incumbent, sqrt_beta, rng, settings) -> np.ndarray:
+    C = box.uniform(settings.raw_samples, rng)
+    if settings.local_samples > 0:
+        local = incumbent + settings.local_scale * box.width * rng.standard_normal(
+            (settings.local_samples, box.d)
+        )
+        C = np.vstack([C, box.project(local)])
+    scores = dense_lcb_values(gp, C, sqrt_beta)
+    order = np.argsort(scores, kind="stable")[: settings.restarts]
+    best_x, best_value = C[order[0]], float(scores[order[0]])
+    for i in order:
+        res = minimize(
+            dense_lcb_value_and_gradient,
+            C[i],
+            args=(gp, sqrt_beta),
+            jac=True,
+            method="L-BFGS-B",
+            bounds=box.bounds(),
+            options={"maxiter": settings.refine_iterations},
+        )
+        if res.fun < best_value:
+            best_x, best_value = box.project(res.x), float(res.fun)
+    return best_x
+
+
+def oracle_gp_ucb(
+    objective: NoisyObjective,
+    kernel: Kernel,
+    x0: np.ndarray,
+    box: Box,
+    rng: np.random.Generator,
+    settings: GPUCBSettings | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The chosen (budget, d) points and their (budget,) observations of the oracle's run."""
+    settings = settings or GPUCBSettings()
+    d = x0.shape[0]
+    x = box.project(np.array(x0, dtype=float))
+    gp = DenseGP(
+        kernel, x[None, :], objective(x[None, :]), objective.sigma**2 + settings.min_noise_var
+    )
+    best, t = 0, 1
+    while objective.remaining > 0:
+        t += 1
+        sqrt_beta = math.sqrt(settings.beta(t, d, box.width))
+        x = _dense_minimize_lcb(gp, box, gp.X[best], sqrt_beta, rng, settings)
+        y = objective(x[None, :])
+        gp.append(x[None, :], y)
+        if y[0] < gp.y[best]:
+            best = len(gp.y) - 1
+    return gp.X, gp.y
+
+
+class OneUlpGP(DenseGP):
+    """The oracle's GP with its weights one ulp off (times 1 + 2^-52): the null comparison,
+    how far the oracle's own choices move under a rounding difference."""
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.weights = self.weights * (1.0 + 2.0**-52)
+
+    def append(self, x: np.ndarray, y: np.ndarray) -> None:
+        super().append(x, y)
+        self.weights = self.weights * (1.0 + 2.0**-52)
+
+
+def replay(
+    X: np.ndarray,
+    y: np.ndarray,
+    kernel: Kernel,
+    box: Box,
+    rng: np.random.Generator,
+    noise_var: float,
+    settings: GPUCBSettings | None = None,
+    null: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """The library's choice at every step of a recorded oracle run, on the oracle's own data.
+
+    One rounding difference makes two low-noise GP-UCB runs different runs within a few steps
+    (the LCB has many near-equal local minima), so the library is compared with the oracle
+    step by step: at step t both have the oracle's first t points, and `rng` (seeded as the
+    oracle's was) draws the same candidates, since each step draws a fixed number.
+
+    Args:
+        X: (T, d) the oracle's points, X[0] the start. y: (T,) its observations.
+        noise_var: sigma^2 + the nugget, as the run used.
+        null: replay the oracle itself with its weights one ulp off (`OneUlpGP`) instead.
+
+    Returns:
+        ((T - 1, d) the choices for X[1:], (T - 1,) the oracle's dense lcb at that choice minus
+        at its own: the size of the near-tie where they differ).
+    """
+    settings = settings or GPUCBSettings()
+    d = X.shape[1]
+    if null:
+        gp, choose = OneUlpGP(kernel, X[:1], y[:1], noise_var), _dense_minimize_lcb
+    else:
+        gp, choose = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y)), minimize_lcb
+    dense = DenseGP(kernel, X[:1], y[:1], noise_var)
+    choices, gaps, best = np.empty((len(y) - 1, d)), np.empty(len(y) - 1), 0
+    for t in range(1, len(y)):
+        sqrt_beta = math.sqrt(settings.beta(t + 1, d, box.width))
+        choices[t - 1] = choose(gp, box, X[best], sqrt_beta, rng, settings)
+        gaps[t - 1] = (
+            dense_lcb_value_and_gradient(choices[t - 1], dense, sqrt_beta)[0]
+            - dense_lcb_value_and_gradient(X[t], dense, sqrt_beta)[0]
+        )
+        gp.append(X[t : t + 1], y[t : t + 1])
+        dense.append(X[t : t + 1], y[t : t + 1])
+        if y[t] < y[best]:
+            best = t
+    return choices, gaps

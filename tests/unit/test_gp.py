@@ -49,14 +49,16 @@ def test_grad_mean_is_gradient_of_mean(kernel):
 def test_append_equals_conditioning_on_everything(kernel):
     rng = np.random.default_rng(6)
     X, y = rng.normal(size=(10, 2)), rng.normal(size=10)
-    gp = GP(kernel, X[:4], y[:4], noise_var=0.02)
-    gp.append(X[4:7], y[4:7])
+    gp = GP(kernel, X[:4], y[:4], noise_var=0.02, capacity=5)
+    gp.append(X[4:7], y[4:7])  # beyond the capacity: the buffers grow
     gp.append(X[7:], y[7:])
     full = GP(kernel, X, y, noise_var=0.02)
     np.testing.assert_allclose(gp.L, full.L, atol=1e-12)
     Xs = rng.normal(size=(5, 2))
     np.testing.assert_allclose(gp.mean(Xs), full.mean(Xs), atol=1e-10)
     np.testing.assert_allclose(gp.variance(Xs), full.variance(Xs), atol=1e-10)
+    np.testing.assert_allclose(gp.weights, np.linalg.solve(full.L @ full.L.T, y), atol=1e-10)
+    np.testing.assert_array_equal(gp.X, X)
 
 
 def test_noiseless_duplicates_stay_finite_and_interpolate(kernel):

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from localbo.kernels import RBF, Matern52
-from localbo.linalg import JitterWarning, append_rows, cholesky, solve_lower
+from localbo.linalg import JitterWarning, cholesky, solve_lower
 
 
 def test_well_conditioned_matrix_gets_no_jitter():
@@ -53,16 +53,6 @@ def test_thousands_of_near_singular_designs_never_fail():
         assert jitter < 1e-2
 
 
-def test_append_rows_equals_fresh_factor():
-    rng = np.random.default_rng(3)
-    X = rng.normal(size=(9, 2))
-    K = Matern52()(X, X) + 0.01 * np.eye(9)
-    L_old, _ = cholesky(K[:6, :6])
-    L_new, jitter = append_rows(L_old, K[:6, 6:], K[6:, 6:])
-    assert jitter == 0.0
-    np.testing.assert_allclose(L_new, cholesky(K)[0], atol=1e-12)
-
-
 @pytest.mark.parametrize("singular", [False, True], ids=["definite", "singular"])
 def test_in_place_factor_equals_the_copying_one(singular):
     rng = np.random.default_rng(4)
@@ -99,11 +89,22 @@ def test_in_place_failure_needs_a_refill_and_non_finite_entries_are_errors():
 
 
 @pytest.mark.parametrize("order", ["C", "F"])
-def test_solve_lower_in_both_memory_orders(order):
+@pytest.mark.parametrize("spare", [0, 5], ids=["whole", "leading-block"])
+def test_solve_lower_in_both_memory_orders_and_in_a_larger_buffer(order, spare):
+    """BLAS reads the factor in place: C or F order, alone or the leading block of a buffer
+    (the GP's), with the upper triangle and the spare room full of garbage it must not read."""
     rng = np.random.default_rng(5)
-    L = np.array(np.tril(rng.normal(size=(7, 7))) + 4 * np.eye(7), order=order)
+    L = np.tril(rng.normal(size=(7, 7))) + 4 * np.eye(7)
+    buffer = np.array(rng.normal(size=(7 + spare, 7 + spare)), order=order)
+    buffer[:7, :7] = L + np.triu(rng.normal(size=(7, 7)), 1)
+    view = buffer[:7, :7]
     B = rng.normal(size=(7, 3))
     for trans, M in ((False, L), (True, L.T)):
-        np.testing.assert_allclose(M @ solve_lower(L, B, trans), B, atol=1e-13)
-        np.testing.assert_allclose(M @ solve_lower(L, B[:, 0], trans), B[:, 0], atol=1e-13)
-    assert solve_lower(L, np.zeros((7, 0))).shape == (7, 0)
+        expected = np.linalg.solve(M, B)
+        np.testing.assert_allclose(solve_lower(view, B, trans), expected, rtol=1e-13, atol=1e-14)
+        np.testing.assert_allclose(
+            solve_lower(view, B[:, 0], trans), expected[:, 0], rtol=1e-13, atol=1e-14
+        )
+    assert solve_lower(view, np.zeros((7, 0))).shape == (7, 0)
+    with pytest.raises(ValueError, match="unit stride"):
+        solve_lower(buffer[::2, ::2][:3, :3], B[:3])
