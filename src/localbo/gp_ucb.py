@@ -87,6 +87,9 @@ def srinivas_beta(t: int, d: int, r: float, delta: float, a: float, b: float) ->
 # here against the factor's rounding), so the subtracted term is at most 2^-59 s, below half an ulp
 # of s, and s - (that term) rounds to s. Uniform candidates in d >= 10 have rows of about 1e-70.
 PRIOR_ROWS = 2.0**-60
+# The lcb bound that prunes candidates: their variance conditioned on their BOUND_POINTS nearest
+# data points only (`_variance_bound`).
+BOUND_POINTS = 4
 
 
 def at_prior_variance(rows_squared: np.ndarray, gp: GP) -> np.ndarray:
@@ -139,9 +142,8 @@ class LowerConfidenceBound:
         """lcb at (m, d) candidates; returns (m,).
 
         With `keep`, the candidates whose row is not negligible are taken in the order of a lower
-        bound on their lcb, the variance conditioned on their single nearest data point
-        (conditioning on more data never raises it), and solved only while that bound can still
-        beat the `keep`-th least exact value; the rest are +inf. The `keep` least values, and which
+        bound on their lcb (`_variance_bound`), and solved only while that bound can still beat
+        the `keep`-th least exact value; the rest are +inf. The `keep` least values, and which
         candidates have them, are then those of solving every candidate.
         """
         gp, kernel = self.gp, self.gp.kernel
@@ -155,16 +157,12 @@ class LowerConfidenceBound:
         if keep is None or moving.size == 0:
             self._solve(C, near[moving], Kc[moving], mean[moving], lcb)
             return lcb
-        nearest = np.max(np.abs(Kc[moving]), axis=1)
-        # the factor is of K + (noise_var + jitter) I: the bound conditions on that noise (the
-        # largest jitter added, so it is never below a point's own)
-        single = np.maximum(s - nearest**2 / (s + gp.noise_var + gp.jitter), 0.0)
-        upper = np.minimum(single * (1.0 + 1e-9) + 1e-12 * s, s)  # slack for rounding
+        upper = self._variance_bound(Kc[moving])
         bound = mean[moving] - self.sqrt_beta * np.sqrt(upper)
         by_bound = np.argsort(bound, kind="stable")
         pending, bound = moving[by_bound], bound[by_bound]
         lcb[near[pending]] = np.inf
-        start = 0
+        start, size = 0, keep  # batches double: the threshold tightens between them
         while start < pending.size:
             known = lcb[np.isfinite(lcb)]
             if known.size >= keep:
@@ -172,23 +170,63 @@ class LowerConfidenceBound:
                 stop = int(np.searchsorted(bound, threshold, side="right"))
                 if stop <= start:
                     break
+                stop = min(stop, start + size)
             else:
                 stop = start + keep - known.size
             batch = pending[start:stop]
             self._solve(C, near[batch], Kc[batch], mean[batch], lcb)
-            start = stop
+            start, size = stop, 2 * size
         return lcb
+
+    def _variance_bound(self, Kc: np.ndarray) -> np.ndarray:
+        """(k,) upper bounds on the posterior variance of candidates with (k, n) kernel rows.
+
+        The variance conditioned on the BOUND_POINTS data points of largest covariance (the
+        kernels here are non-negative) only:
+        conditioning on more data never raises a variance, and the noise used, the nugget plus
+        the factor's largest jitter, is at least each point's. It is the last pivot of the
+        Cholesky factor of the joint covariance M of (y_S, f(x)), factored as M + eps_M I with
+        eps_M = 1e-12 s: that shift exceeds the backward error of the factorization and of M's
+        entries (about (q + 1)^2 2^-52 s), so, the Schur complement being monotone in M, the
+        computed pivot is not below the exact one. Then the slack the full solve's rounding needs.
+        """
+        gp, s = self.gp, self.gp.kernel.outputscale
+        k, q = len(Kc), min(BOUND_POINTS, gp.n)
+        idx, rest, rows = np.empty((k, q), dtype=int), Kc.copy(), np.arange(k)
+        for j in range(q):  # q argmax passes: much faster than argpartition for small q
+            idx[:, j] = rest.argmax(axis=1)
+            rest[rows, idx[:, j]] = -np.inf
+        X_S = gp.X[idx]  # (k, q, d)
+        r = np.linalg.norm(X_S[:, :, None, :] - X_S[:, None, :, :], axis=3)  # (k, q, q)
+        M = np.empty((k, q + 1, q + 1))
+        M[:, :q, :q] = s * gp.kernel.value(r / gp.kernel.lengthscale)
+        M[:, :q, q] = M[:, q, :q] = np.take_along_axis(Kc, idx, axis=1)
+        M[:, q, q] = s
+        diagonal = np.arange(q + 1)
+        M[:, diagonal, diagonal] += 1e-12 * s
+        M[:, diagonal[:q], diagonal[:q]] += gp.noise_var + gp.jitter
+        try:
+            pivot = np.linalg.cholesky(M)[:, q, q] ** 2
+        except np.linalg.LinAlgError:  # not seen (M + eps_M I is definite): the trivial bound
+            pivot = np.full(k, s)
+        return np.minimum(pivot * (1.0 + 1e-9) + 1e-12 * s, s)
 
     def _negligible(self, C: np.ndarray) -> np.ndarray:
         """(m,) flags: the candidate's kernel row k is provably so small that its variance is
         the prior's to the bit and |k . w| < 2^-60 sqrt(beta s), below the rounding of lcb."""
         gp, kernel = self.gp, self.gp.kernel
-        r = np.sqrt(nearest_squared_distances(C, gp.X)) / kernel.lengthscale
-        row_norm = math.sqrt(gp.n) * kernel.outputscale * kernel.value(r)  # >= ||k||
-        mean_bound = row_norm * float(np.linalg.norm(self.weights))  # >= |k . w|
-        return at_prior_variance(row_norm**2, gp) & (
-            mean_bound <= 2.0**-60 * self.sqrt_beta * math.sqrt(kernel.outputscale)
-        )
+        weights_norm = float(np.linalg.norm(self.weights))
+
+        def negligible(r: np.ndarray) -> np.ndarray:  # rows with all scaled distances >= r
+            row_norm = math.sqrt(gp.n) * kernel.outputscale * kernel.value(r)  # >= ||k||
+            return at_prior_variance(row_norm**2, gp) & (
+                row_norm * weights_norm <= 2.0**-60 * self.sqrt_beta * math.sqrt(kernel.outputscale)
+            )
+
+        extent = np.ptp(np.vstack([C, gp.X]), axis=0)
+        if not negligible(np.array([np.linalg.norm(extent) / kernel.lengthscale]))[0]:
+            return np.zeros(len(C), dtype=bool)  # no two points are far enough apart (low d)
+        return negligible(np.sqrt(nearest_squared_distances(C, gp.X)) / kernel.lengthscale)
 
     def _solve(
         self, C: np.ndarray, index: np.ndarray, Kc: np.ndarray, mean: np.ndarray, lcb: np.ndarray
