@@ -1,10 +1,14 @@
-"""Faults: identical reruns give identical files; a SIGKILLed run resumes to valid outputs."""
+"""Faults: identical reruns give identical files; a SIGKILLed run resumes to valid outputs; a
+second Snakemake is refused by the lock; a full disk fails a job cleanly and the rerun is exact."""
 
+import errno
 import json
 import os
 import signal
 import subprocess
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -102,3 +106,48 @@ def test_a_second_snakemake_in_the_same_directory_is_refused_and_the_first_finis
     assert first.wait(timeout=600) == 0, first.stderr.read()[-2000:]
     assert assert_outputs_valid(tmp_path) > 5
     assert (tmp_path / "results" / "paper_comparison.csv").exists()
+
+
+@contextmanager
+def full_filesystem(directory: Path) -> Iterator[Path]:
+    """A 64 KB tmpfs mounted on `directory` and filled to the last byte by one filler file,
+    which the caller deletes to free the space; unmounted at the end. Skips where mounting is not
+    allowed (not root, or no CAP_SYS_ADMIN): CI runs as root."""
+    directory.mkdir(parents=True)
+    mount = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(directory)],
+        capture_output=True,
+        text=True,
+    )
+    if mount.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mount.stderr.strip()}")
+    try:
+        filler = directory / "filler"
+        with open(filler, "wb", buffering=0) as handle:
+            try:
+                while True:
+                    handle.write(b"\0" * 4096)
+            except OSError as err:
+                assert err.errno == errno.ENOSPC
+        yield filler
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=True)
+
+
+def test_a_full_disk_fails_the_job_by_name_leaves_nothing_and_the_rerun_is_identical(
+    tiny_run, tmp_path
+):
+    """results/ on a full filesystem: the job fails and its log names the full disk, no output
+    (nor a temporary file) remains; once space is freed, the rerun writes what a run that never
+    failed wrote, byte for byte."""
+    target = Path("results/fig1/paths/d3/path0.npz")
+    with full_filesystem(tmp_path / "results") as filler:
+        failed = snakemake(tmp_path, "--cores", "1", str(target), check=False, timeout=300)
+        assert failed.returncode != 0
+        log = (tmp_path / "logs/fig1_path/d3_path0.log").read_text()
+        assert "No space left on device" in log, log[-2000:]
+        assert not (tmp_path / target).exists()
+        assert not list((tmp_path / "results").rglob(f".{target.name}*"))  # nor a temporary file
+        filler.unlink()
+        snakemake(tmp_path, "--cores", "1", str(target))
+        assert (tmp_path / target).read_bytes() == (tiny_run / target).read_bytes()
