@@ -119,13 +119,21 @@ SlurmctldDebug=info
 SlurmdDebug=info
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
+# Memory is enforced: jobacct_gather/linux samples each job's RSS every second and
+# OverMemoryKill kills a job above its --mem (no cgroups in a container), so the
+# memory-fault test (tests/workflow/test_slurm.py) meets what a real cluster does.
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=task=1
+JobAcctGatherParams=OverMemoryKill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU_Memory
 DefMemPerCPU=$DEF_MEM_PER_CPU
 SchedulerType=sched/backfill
 ReturnToService=2
-MinJobAge=30
+# squeue keeps a finished job MinJobAge s (the SLURM default, 300): the profile reads job
+# states with squeue (workflow/profiles/slurm/profile.yaml says why), and the plugin checks
+# at most every 180 s, so no job leaves squeue unseen.
+MinJobAge=300
 SlurmctldTimeout=30
 SlurmdTimeout=30
 MpiDefault=none

@@ -14,7 +14,9 @@ import re
 import shutil
 import subprocess
 import time
+from pathlib import Path
 
+import numpy as np
 import pytest
 
 from tests.workflow.helpers import REPO, snakemake_command
@@ -63,48 +65,102 @@ def _check_cluster() -> None:
         _skip(f"sacct fails (no job accounting?): {sacct.stderr.strip()!r}")
 
 
-def _sacct_states(job_ids: list[str]) -> dict[str, str]:
-    """JobID -> State for the given SLURM jobs (allocations only)."""
-    out = _run(["sacct", "-n", "-X", "-P", "-j", ",".join(job_ids), "-o", "JobID,State"])
-    assert out.returncode == 0, out.stderr
-    return dict(line.split("|", 1) for line in out.stdout.splitlines() if line.strip())
-
-
-def test_pipeline_runs_on_slurm(tmp_path):
-    _check_cluster()
-    workdir = tmp_path / "run"
+def _start(tmp_path, *args: str) -> tuple[subprocess.Popen, Path]:
+    """Snakemake through the SLURM profile on tmp_path/run, in the background; its log path."""
     cmd = [
         "timeout",
         "-s",
         "KILL",
         str(TIMEOUT),
-        *snakemake_command(workdir, "--workflow-profile", str(PROFILE), *TARGETS),
+        *snakemake_command(tmp_path / "run", "--workflow-profile", str(PROFILE), *args),
     ]
     log_path = tmp_path / "snakemake.log"
     with open(log_path, "w") as log:
-        proc = subprocess.run(
-            cmd,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            cwd=REPO,
-            timeout=TIMEOUT + 60,
+        proc = subprocess.Popen(
+            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=REPO
         )
+    return proc, log_path
+
+
+def _finish(proc: subprocess.Popen, log_path: Path) -> list[str]:
+    """Wait for the run; fail with the log's tail unless it succeeded; its SLURM job ids."""
+    returncode = proc.wait(timeout=TIMEOUT + 60)
     log_text = log_path.read_text()
-    job_ids = sorted(set(SUBMITTED.findall(log_text)))
-    if proc.returncode != 0:
+    job_ids = sorted(set(SUBMITTED.findall(log_text)), key=int)
+    if returncode != 0:
         if job_ids:  # leave no job of a failed run in the queue
             _run(["scancel", *job_ids])
         tail = "\n".join(log_text.splitlines()[-60:])
-        pytest.fail(f"snakemake failed with rc={proc.returncode}; log tail:\n{tail}")
-
-    for target in TARGETS:
-        assert (workdir / target).stat().st_size > 1000, target
-    # the jobs really went through SLURM, and its accounting says they completed
+        pytest.fail(f"snakemake failed with rc={returncode}; log tail:\n{tail}")
     assert job_ids, "no 'submitted with SLURM jobid' line in the snakemake log"
-    for _ in range(10):  # accounting may lag a moment behind the controller
-        states = _sacct_states(job_ids)
-        if set(job_ids) <= set(states) and set(states.values()) == {"COMPLETED"}:
-            break
+    return job_ids
+
+
+def _accounting(job_ids: list[str]) -> dict[str, tuple[str, str, str]]:
+    """JobID -> (State, Comment, ReqMem) of the allocations, once accounting has every job
+    in a final state (it may lag a moment behind the controller)."""
+    for _ in range(20):
+        out = _run(
+            ["sacct", "-n", "-X", "-P", "-j", ",".join(job_ids), "-o", "JobID,State,Comment,ReqMem"]
+        )
+        assert out.returncode == 0, out.stderr
+        rows = {
+            job: (state.split()[0], comment, mem)
+            for job, state, comment, mem in (line.split("|") for line in out.stdout.splitlines())
+        }
+        if set(job_ids) <= set(rows) and not {"PENDING", "RUNNING"} & {r[0] for r in rows.values()}:
+            return rows
         time.sleep(1)
+    return rows
+
+
+def test_pipeline_runs_on_slurm(tmp_path):
+    _check_cluster()
+    job_ids = _finish(*_start(tmp_path, *TARGETS))
+    for target in TARGETS:
+        assert (tmp_path / "run" / target).stat().st_size > 1000, target
+    # the jobs really went through SLURM, and its accounting says they completed
+    states = {job: row[0] for job, row in _accounting(job_ids).items()}
     assert states == dict.fromkeys(job_ids, "COMPLETED"), states
+
+
+def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
+    """scancel of the running Fig. 3 path job: Snakemake sees it fail and submits it again (the
+    profile's `retries`); sacct shows both attempts; the output is complete and valid."""
+    _check_cluster()
+    target = "results/fig3/path.npz"
+    proc, log_path = _start(tmp_path, target)
+    deadline = time.monotonic() + TIMEOUT
+    cancelled = None
+    while cancelled is None and time.monotonic() < deadline and proc.poll() is None:
+        queue = _run(["squeue", "-h", "-o", "%i|%T|%k"]).stdout.split()
+        running = [job for job, state, comment in (q.split("|") for q in queue)
+                   if state == "RUNNING" and comment == "rule_fig3_path"]  # fmt: skip
+        if running:
+            cancelled = running[0]
+            assert _run(["scancel", cancelled]).returncode == 0
+        time.sleep(0.2)
+    assert cancelled is not None, "the job never ran, or ended before it could be cancelled"
+    job_ids = _finish(proc, log_path)
+    rows = _accounting(job_ids)
+    attempts = [(job, row[0]) for job, row in rows.items() if row[1] == "rule_fig3_path"]
+    assert attempts == [(cancelled, "CANCELLED"), (attempts[-1][0], "COMPLETED")], rows
+    with np.load(tmp_path / "run" / target, allow_pickle=False) as data:
+        assert all(np.all(np.isfinite(data[key])) for key in data.files)
+
+
+def test_a_job_killed_for_its_memory_comes_back_with_more(tmp_path):
+    """The test cluster enforces --mem (OverMemoryKill, .ci/slurm/start.sh). The Fig. 3 path
+    job asks for 150 MB times the attempt (`--set-resources`, the way a user overrides a rule's
+    estimate): the first attempt, 150 MB, is killed (Snakemake and the script need about
+    230 MB); the second, 300 MB, completes."""
+    _check_cluster()
+    target = "results/fig3/path.npz"
+    job_ids = _finish(*_start(tmp_path, target, "--set-resources", "fig3_path:mem_mb=150*attempt"))
+    rows = _accounting(job_ids)
+    attempts = [(row[0], row[2]) for row in rows.values() if row[1] == "rule_fig3_path"]
+    assert attempts == [("FAILED", "150M"), ("COMPLETED", "300M")], rows
+    slurm_logs = "".join(p.read_text() for p in (tmp_path / "run").rglob("slurm_logs/**/*.log"))
+    assert "exceeded memory limit" in slurm_logs
+    with np.load(tmp_path / "run" / target, allow_pickle=False) as data:
+        assert all(np.all(np.isfinite(data[key])) for key in data.files)
