@@ -1,7 +1,10 @@
 """Collect the Fig. 1 runs into results/fig1/local_solutions.csv, one row per run.
 
-Wall times stay in the per-job JSON files: the table holds only numbers that identical runs
-reproduce byte for byte."""
+The columns common to every method come first, then every other scalar a method reports (its
+`OptimizationResult.info`, e.g. TuRBO's `restarts` and `first_region_value`), in name order and
+empty for the methods without it: a plug-in's numbers reach the table without an edit here. Wall
+times stay in the per-job JSON files: the table holds only numbers that identical runs reproduce
+byte for byte."""
 
 from localbo.pipeline.runtime import snakemake_job
 
@@ -22,8 +25,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     smk = snakemake  # noqa: F821
     rows = [run for path in smk.input for run in load_json(path)]
-    for row in rows:
-        row.setdefault("iterations", "")  # random search has none
+    extra = sorted({key for row in rows for key in row} - set(COLUMNS) - {"seconds"})
+    columns = COLUMNS + extra
+    rows = [{key: row.get(key, "") for key in columns} for row in rows]
     rows.sort(key=lambda r: (r["method"], r["sigma"], r["d"], r["path"]))
-    save_csv(smk.output[0], rows, COLUMNS)
+    save_csv(smk.output[0], rows, columns)
     log.info("wrote %d rows", len(rows))

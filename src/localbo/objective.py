@@ -171,30 +171,35 @@ class NoisyObjective:
 class Trace:
     """What an optimizer did, one row per record: evaluations used so far, the current point
     (the iterate for local BO, the incumbent for the global methods), and the true f and true
-    gradient norm there."""
+    gradient norm there; plus any method-specific quantities (`extras`, e.g. TuRBO's region)."""
 
     evaluations: list[int] = field(default_factory=list)
     iterates: list[np.ndarray] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     gradient_norms: list[float] = field(default_factory=list)
+    extras: dict[str, list[Any]] = field(default_factory=dict)
 
-    def record(self, objective: NoisyObjective, x: np.ndarray) -> None:
-        """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f."""
+    def record(self, objective: NoisyObjective, x: np.ndarray, **extras: Any) -> None:
+        """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f, and the
+        extras (the same names at every record of a run)."""
         value, grad = objective.path.value_and_gradient(x[None, :])
         self.evaluations.append(objective.used)
         self.iterates.append(np.array(x, dtype=float))
         self.values.append(float(value[0]))
         self.gradient_norms.append(float(np.linalg.norm(grad[0])))
+        for name, extra in extras.items():
+            self.extras.setdefault(name, []).append(np.array(extra, dtype=float))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The trace as arrays: evaluations (k,), iterates (k, d), values (k,), gradient_norms
-        (k,)."""
+        (k,), and each extra (k, ...)."""
         d = self.iterates[0].shape[0] if self.iterates else 0
         return {
             "evaluations": np.asarray(self.evaluations, dtype=np.int64),
             "iterates": np.asarray(self.iterates, dtype=float).reshape(-1, d),
             "values": np.asarray(self.values, dtype=float),
             "gradient_norms": np.asarray(self.gradient_norms, dtype=float),
+            **{name: np.asarray(rows) for name, rows in self.extras.items()},
         }
 
 

@@ -84,7 +84,7 @@ def test_config_yaml_is_the_settings_defaults():
     defaults = dict(leaves(split_methods(default_config())[0]))
     for key, value in leaves(written):
         assert defaults[key] == value, key
-    assert list(methods) == ["local_bo", "gp_ucb", "random_search"]
+    assert list(methods) == ["local_bo", "gp_ucb", "turbo", "random_search"]
     for name, section in methods.items():
         expected = method_defaults(name)
         for key, value in section.items():
@@ -110,7 +110,8 @@ def test_a_null_method_section_leaves_the_method_out():
     config = copy.deepcopy(CONFIG)
     update_config(config, {"fig1": {"methods": {"gp_ucb": None}}})
     validate(config, str(SCHEMA))
-    assert list(load_settings(config).fig1.methods.methods) == ["local_bo", "random_search"]
+    others = [name for name in CONFIG["fig1"]["methods"] if name != "gp_ucb"]
+    assert list(load_settings(config).fig1.methods.methods) == others
 
 
 # (override over the tiny config, text the error must contain): the schema's cases and the
@@ -163,7 +164,9 @@ BAD_CONFIGS = {
         "registers no optimizer named 'my_local_bo'",
     ),
     "every-method-null": (
-        "fig1:\n  methods: {local_bo: null, gp_ucb: null, random_search: null}\n",
+        "fig1:\n  methods: {"
+        + ", ".join(f"{name}: null" for name in CONFIG["fig1"]["methods"])
+        + "}\n",
         "fig1.methods: no method",
     ),
     "plug-in-knob-of-a-method": (

@@ -1,0 +1,114 @@
+"""TuRBO-1: the trust region's moves on scripted outcomes, the pathwise Thompson draw against the
+exact posterior, convergence on a quadratic, restarts and the first region's solution."""
+
+import math
+
+import numpy as np
+import pytest
+
+from localbo.gp import GP
+from localbo.kernels import RBF
+from localbo.objective import Box, NoisyObjective
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+from localbo.turbo import TrustRegion, TuRBOSettings, region_candidates, thompson_values, turbo
+from tests.unit.quadratic import Quadratic
+
+
+def test_the_region_doubles_after_three_successes_halves_after_the_failure_tolerance():
+    settings = TuRBOSettings()
+    region = TrustRegion(0.8, settings, failure_tolerance=4)
+    for improved, length in [(True, 0.8), (True, 0.8), (True, 1.6), (True, 1.6), (True, 1.6)]:
+        region.update(improved)
+        assert region.length == length
+    region.update(True)  # the third in a row again: capped at length_max
+    assert region.length == 1.6
+    for _ in range(3):
+        region.update(False)
+    region.update(True)  # a success resets the failure count
+    for _ in range(3):
+        region.update(False)
+    assert region.length == 1.6
+    region.update(False)  # the fourth failure in a row
+    assert (region.length, region.failures, region.successes) == (0.8, 0, 0)
+    region.update(True)
+    region.update(False)  # a failure resets the success count
+    region.update(True)
+    region.update(True)
+    assert region.length == 0.8
+
+
+def test_the_region_collapses_below_the_smallest_side_after_enough_failures():
+    settings = TuRBOSettings()
+    region = TrustRegion(0.8, settings, failure_tolerance=5)
+    halvings = math.ceil(math.log2(0.8 / settings.length_min))  # 0.8 / 2^7 = 0.00625 < 2^-7
+    for step in range(5 * halvings):
+        assert not region.collapsed, step
+        region.update(False)
+    assert region.collapsed and region.length == 0.8 / 2**halvings
+
+
+def test_candidates_stay_in_the_region_and_move_at_least_one_coordinate():
+    rng = rng_for(60)
+    center = np.array([0.5, -0.2, 0.1, 0.0, 0.3])
+    lower, upper = center - 0.1, center + 0.1
+    C = region_candidates(center, lower, upper, 300, prob=0.2, rng=rng)
+    assert C.shape == (300, 5)
+    assert np.all(lower <= C) and np.all(upper >= C)
+    moved = center != C
+    assert moved.any(axis=1).all()
+    # each coordinate is replaced with probability 0.2 (plus the forced one): 6.4 of 300 sigma
+    assert abs(moved.mean() - (0.2 + 0.8**5 / 5)) < 0.03
+
+
+def test_the_pathwise_draw_has_the_exact_posterior_mean_and_covariance():
+    """4000 draws at 3 points against the GP's own posterior: mean and covariance within 0.03.
+    The Monte Carlo error of 4000 draws is about 0.016 on a unit variance; the random-feature
+    prior (1024 features) adds about 1 / sqrt(1024) = 0.03 per covariance entry in one draw,
+    which averages out over draws, each with its own features."""
+    rng = rng_for(61)
+    kernel = RBF()
+    X = rng.uniform(-1, 1, (6, 2))
+    gp = GP(kernel, X, np.sin(3 * X[:, 0]) + X[:, 1], noise_var=0.01)
+    C = np.array([[0.0, 0.0], [0.5, 0.5], [2.0, -1.0]])
+    draws = np.array([thompson_values(gp, C, rng, 1024) for _ in range(4000)])
+    Kc = kernel(C, gp.X)
+    V = np.linalg.solve(gp.L, Kc.T)
+    exact_cov = kernel(C, C) - V.T @ V
+    np.testing.assert_allclose(draws.mean(axis=0), gp.mean(C), atol=0.03)
+    np.testing.assert_allclose(np.cov(draws.T), exact_cov, atol=0.03)
+
+
+def test_turbo_converges_on_a_small_quadratic():
+    f = Quadratic([0.3, -0.2], [1.0, 2.0])
+    objective = NoisyObjective(f, 0.0, 150)
+    result = turbo(objective, RBF(0.5), np.zeros(2), Box(-1, 1, 2), rng_for(62))
+    assert result.evaluations == 150
+    assert result.value < 1e-4
+
+
+def test_a_long_run_restarts_and_reports_its_first_region_and_its_trace():
+    """d = 2, 400 evaluations on a sample path: regions collapse and restart; the overall best is
+    never worse than the first region's; the trace has the region at every record."""
+    path = FourierSamplePath.draw(RBF(), 2, 256, rng_for(63, "path"))
+    objective = NoisyObjective(path, 0.0, 400)
+    result = turbo(objective, RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(64))
+    assert result.evaluations == 400
+    assert result.info["restarts"] >= 1
+    assert result.value <= result.info["first_region_value"] + 1e-12
+    trace = result.trace.arrays()
+    k = len(trace["evaluations"])
+    assert trace["tr_length"].shape == (k,) and trace["tr_center"].shape == (k, 2)
+    assert (
+        np.all(np.diff(trace["restarts"]) >= 0) and trace["restarts"][-1] == result.info["restarts"]
+    )
+    assert np.all(trace["tr_length"] <= TuRBOSettings().length_max)
+    assert trace["evaluations"][0] == 4  # the first design: x0 and 2d - 1 = 3 LHS points
+
+
+@pytest.mark.parametrize("budget", [1, 3, 17])
+def test_the_budget_is_spent_exactly_even_inside_a_design(budget):
+    path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(65, "path"))
+    objective = NoisyObjective(path, 0.1, budget, rng_for(65, "noise"))
+    result = turbo(objective, RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(66))
+    assert result.evaluations == budget
