@@ -1,4 +1,5 @@
-"""Per-iteration time of GP-UCB: `localbo.gp_ucb` against BoTorch's standard loop, same work.
+"""Per-iteration time of GP-UCB: `localbo.gp_ucb` against its implementation before issue 10's
+speedups (the oracle, tests/unit/gp_ucb_oracle.py) and against BoTorch's standard loop, same work.
 
 Both start from the same n uniform points in [-5, 5]^d observed on one RBF sample path (noise
 variance `--noise-var`), known hyperparameters (RBF, unit lengthscale and outputscale, zero mean),
@@ -35,11 +36,14 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 from threadpoolctl import threadpool_limits
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
 from localbo.gp import GP
 from localbo.gp_ucb import GPUCB, GPUCBSettings, minimize_lcb
@@ -49,23 +53,26 @@ from localbo.objective import Box
 from localbo.optimizers import run_on_path
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
+from tests.unit.gp_ucb_oracle import DenseGP, dense_minimize_lcb
 
 
-def localbo_iterations(X, y, f, box, args, rng) -> list[float]:
-    """Seconds of each of args.iterations GP-UCB iterations with localbo."""
+def localbo_iterations(X, y, f, box, args, rng, oracle=False) -> list[float]:
+    """Seconds of each of args.iterations GP-UCB iterations with localbo, or with its
+    implementation before issue 10's speedups (`oracle`, tests/unit/gp_ucb_oracle.py)."""
     settings = GPUCBSettings(
         raw_samples=args.raw_samples,
         local_samples=0,
         restarts=args.restarts,
         refine_iterations=args.maxiter,
     )
-    gp = GP(RBF(), X, y, args.noise_var)
+    gp = (DenseGP if oracle else GP)(RBF(), X, y, args.noise_var)
+    choose = dense_minimize_lcb if oracle else minimize_lcb
     times = []
     for _ in range(args.iterations):
         start = time.perf_counter()
         beta = settings.beta(len(gp.y) + 1, box.d, box.width)
         best = int(np.argmin(gp.y))
-        x = minimize_lcb(gp, box, gp.X[best], math.sqrt(beta), rng, settings)
+        x = choose(gp, box, gp.X[best], math.sqrt(beta), rng, settings)
         gp.append(x[None, :], f(x[None, :]))
         times.append(time.perf_counter() - start)
     return times
@@ -276,16 +283,25 @@ def main() -> None:
     f = FourierSamplePath.draw(RBF(), args.d, 4096, rng_for(0, "bench-gp-ucb", "path"))
     rows = []
     print(f"d = {args.d}, {args.iterations} iterations per size, one thread")
-    print("n       localbo s/it   botorch s/it   ratio (botorch / localbo)")
+    print("n       localbo s/it   oracle s/it   botorch s/it   oracle/localbo   botorch/localbo")
     for n in args.sizes:
-        rng = rng_for(0, "bench-gp-ucb", n)
-        X = box.uniform(n, rng)
+        X = box.uniform(n, rng_for(0, "bench-gp-ucb", n))
         y = f(X)
-        ours = localbo_iterations(X, y, f, box, args, rng)
+        ours = localbo_iterations(X, y, f, box, args, rng_for(1, "bench-gp-ucb", n))
+        old = localbo_iterations(X, y, f, box, args, rng_for(1, "bench-gp-ucb", n), oracle=True)
         theirs = botorch_iterations(X, y, f, box, args)
-        a, b = float(np.median(ours)), float(np.median(theirs))
-        rows.append({"n": n, "localbo_seconds": ours, "botorch_seconds": theirs, "ratio": b / a})
-        print(f"{n:<7d} {a:12.3f} {b:14.3f} {b / a:14.2f}", flush=True)
+        a, o, b = float(np.median(ours)), float(np.median(old)), float(np.median(theirs))
+        rows.append(
+            {
+                "n": n,
+                "localbo_seconds": ours,
+                "oracle_seconds": old,
+                "botorch_seconds": theirs,
+                "oracle_ratio": o / a,
+                "ratio": b / a,
+            }
+        )
+        print(f"{n:<7d} {a:12.3f} {o:13.3f} {b:14.3f} {o / a:16.2f} {b / a:17.2f}", flush=True)
     save_json(args.out, {"d": args.d, "settings": json_args(args), "rows": rows})
 
 

@@ -4,15 +4,15 @@ Every candidate's variance by a dense triangular solve, every LCB evaluation by 
 `cho_solve`, a factor that is copied into a new (n + 1) x (n + 1) array at each observation and
 weights re-solved from y, all through scipy's BLAS wrappers: the implementation of the commit
 before issue 10's speedups (d5cb203 and earlier), frozen here. It shares with the library only
-what the speedups did not touch: the kernel, the box, the objective, beta_t and the candidate
-draws. `tests/unit/test_gp_ucb.py` and `bench/bench_gp_ucb_exact.py` run it beside `gp_ucb`.
+what the speedups did not touch: the kernel, the box, the objective, beta_t, the candidate draws
+and the refinement loop (`minimize_lcb`, given the dense acquisition `DenseLCB`).
+`tests/unit/test_gp_ucb.py` and `bench/bench_gp_ucb_exact.py` run it beside `gp_ucb`.
 """
 
 import math
 
 import numpy as np
 from scipy.linalg.blas import dtrsm
-from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.gp_ucb import GPUCBSettings, minimize_lcb
@@ -75,29 +75,23 @@ def dense_lcb_value_and_gradient(x: np.ndarray, gp, sqrt_beta: float):
     return value, G @ gp.weights + sqrt_beta * (G @ a) / sd
 
 
-def _dense_minimize_lcb(gp, box, incumbent, sqrt_beta, rng, settings) -> np.ndarray:
-    C = box.uniform(settings.raw_samples, rng)
-    if settings.local_samples > 0:
-        local = incumbent + settings.local_scale * box.width * rng.standard_normal(
-            (settings.local_samples, box.d)
-        )
-        C = np.vstack([C, box.project(local)])
-    scores = dense_lcb_values(gp, C, sqrt_beta)
-    order = np.argsort(scores, kind="stable")[: settings.restarts]
-    best_x, best_value = C[order[0]], float(scores[order[0]])
-    for i in order:
-        res = minimize(
-            dense_lcb_value_and_gradient,
-            C[i],
-            args=(gp, sqrt_beta),
-            jac=True,
-            method="L-BFGS-B",
-            bounds=box.bounds(),
-            options={"maxiter": settings.refine_iterations},
-        )
-        if res.fun < best_value:
-            best_x, best_value = box.project(res.x), float(res.fun)
-    return best_x
+class DenseLCB:
+    """The acquisition before the speedups, for `localbo.gp_ucb.minimize_lcb`: every candidate
+    solved, every evaluation a full `cho_solve`."""
+
+    def __init__(self, gp, sqrt_beta: float) -> None:
+        self.gp, self.sqrt_beta = gp, sqrt_beta
+
+    def values(self, C: np.ndarray, keep: int | None = None) -> np.ndarray:
+        return dense_lcb_values(self.gp, C, self.sqrt_beta)
+
+    def __call__(self, x: np.ndarray):
+        return dense_lcb_value_and_gradient(x, self.gp, self.sqrt_beta)
+
+
+def dense_minimize_lcb(gp, box, incumbent, sqrt_beta, rng, settings) -> np.ndarray:
+    """The oracle's step: the same candidates and refinement loop, its own acquisition."""
+    return minimize_lcb(gp, box, incumbent, sqrt_beta, rng, settings, acquisition=DenseLCB)
 
 
 def oracle_gp_ucb(
@@ -119,7 +113,7 @@ def oracle_gp_ucb(
     while objective.remaining > 0:
         t += 1
         sqrt_beta = math.sqrt(settings.beta(t, d, box.width))
-        x = _dense_minimize_lcb(gp, box, gp.X[best], sqrt_beta, rng, settings)
+        x = dense_minimize_lcb(gp, box, gp.X[best], sqrt_beta, rng, settings)
         y = objective(x[None, :])
         gp.append(x[None, :], y)
         if y[0] < gp.y[best]:
@@ -169,7 +163,7 @@ def replay(
     settings = settings or GPUCBSettings()
     d = X.shape[1]
     if null:
-        gp, choose = OneUlpGP(kernel, X[:1], y[:1], noise_var), _dense_minimize_lcb
+        gp, choose = OneUlpGP(kernel, X[:1], y[:1], noise_var), dense_minimize_lcb
     else:
         gp, choose = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y)), minimize_lcb
     dense = DenseGP(kernel, X[:1], y[:1], noise_var)
