@@ -17,7 +17,8 @@ near-incumbent candidates and refining the best few with L-BFGS-B and the analyt
     grad lcb(x) = G(x) K^{-1} y - sqrt(beta) / (2 s(x)) * (-2 G(x) K^{-1} k(X, x)),
 
 G(x) = grad_x k(x, X) (d, n). Each observation extends the Cholesky factor by one row
-(`GP.append`, O(n^2)); the matrix is never refactored. The first evaluation is the start x0.
+(`GP.append`, O(n^2)) in a buffer sized for the budget: the matrix is never refactored nor
+copied. The first evaluation is the start x0.
 
 References:
     Srinivas, Krause, Kakade & Seeger (2010), Gaussian process optimization in the bandit
