@@ -387,6 +387,10 @@ class GPUCB(FunctionOptimizer):
     default_paths_per_job = 1
 
     def cost(self, d: int, budget: int) -> Cost:
-        """About 5.5e-8 n^2 s per iteration at n points (0.88 s at n = 4000, d = 20; one core,
-        bench/README.md), so about 2e-8 n^3 s per run; four n x n matrices of memory."""
-        return Cost(seconds=2e-8 * budget**3 + 0.05 * budget, mem_mb=4 * 8 * budget**2 // 2**20)
+        """Whole runs of 5000 on one core (bench/gp_ucb_full_run.py): d = 20 / 30 / 50 in
+        141-209 s, d = 10 about 4500 s (the refinement dominates in d <= 10), so c_d budget^3
+        with c_d = 4e-8 for d <= 10, else 2e-9; the factor's buffer, twice for slack."""
+        coefficient = 4e-8 if d <= 10 else 2e-9
+        return Cost(
+            seconds=coefficient * budget**3 + 0.05 * budget, mem_mb=2 * 8 * budget**2 // 2**20
+        )
