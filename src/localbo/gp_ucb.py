@@ -224,7 +224,9 @@ class LowerConfidenceBound:
                 row_norm * weights_norm <= 2.0**-60 * self.sqrt_beta * math.sqrt(kernel.outputscale)
             )
 
-        extent = np.ptp(np.vstack([C, gp.X]), axis=0)
+        extent = np.maximum(C.max(axis=0), gp.X.max(axis=0)) - np.minimum(
+            C.min(axis=0), gp.X.min(axis=0)
+        )  # no copy of X
         if not negligible(np.array([np.linalg.norm(extent) / kernel.lengthscale]))[0]:
             return np.zeros(len(C), dtype=bool)  # no two points are far enough apart (low d)
         return negligible(np.sqrt(nearest_squared_distances(C, gp.X)) / kernel.lengthscale)

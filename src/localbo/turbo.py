@@ -179,7 +179,7 @@ def turbo(
     best_x, best_y = box.project(np.array(x0, dtype=float)), math.inf
     first_region: tuple[np.ndarray, float] | None = None
     gp: GP | None = None
-    region = TrustRegion(settings.length_init, settings, failure_tolerance)
+    center = best_x  # the region's best point, set at each record (a design comes first)
     restarts = steps = 0
     while objective.remaining > 0:
         if gp is None:  # a new region: its design
@@ -192,7 +192,6 @@ def turbo(
             gp = GP(kernel, X, y, noise_var, capacity=len(y) + objective.remaining)
             region = TrustRegion(settings.length_init, settings, failure_tolerance)
         else:
-            center = gp.X[np.argmin(gp.y)]
             half = region.length * box.width / 2.0
             lower = np.maximum(center - half, box.lower)
             upper = np.minimum(center + half, box.upper)
