@@ -100,7 +100,10 @@ def test_a_second_snakemake_in_the_same_directory_is_refused_and_the_first_finis
     while time.monotonic() < deadline and not (locks.exists() and any(locks.iterdir())):
         assert first.poll() is None, "the first run ended before it took its lock"
         time.sleep(0.05)
-    second = snakemake(tmp_path, "--cores", "1", check=False, timeout=120)
+    # --rerun-incomplete: without it, a second run that starts while the first has jobs running
+    # may stop at the incomplete-files check before it reaches the lock (seen in CI once the jobs
+    # got faster); with it, only the lock can refuse it
+    second = snakemake(tmp_path, "--cores", "1", "--rerun-incomplete", check=False, timeout=120)
     assert second.returncode != 0
     assert "cannot be locked" in second.stdout + second.stderr, second.stderr[-2000:]
     assert first.wait(timeout=600) == 0, first.stderr.read()[-2000:]
