@@ -81,6 +81,17 @@ class FourierSamplePath:
         """Gradients at (n, d) points; returns (n, d)."""
         return -(np.sin(self._angles(X)) * self.weights) @ self.frequencies
 
+    def hessian(self, X: np.ndarray) -> np.ndarray:
+        """Hessians at (n, d) points: -sum_i w_i cos(omega_i . x + b_i) omega_i omega_i^T.
+
+        Returns:
+            (n, d, d) symmetric matrices.
+        """
+        coefficients = np.cos(self._angles(X)) * self.weights  # (n, M)
+        d = self.frequencies.shape[1]
+        outer = np.einsum("mi,mj->mij", self.frequencies, self.frequencies).reshape(-1, d * d)
+        return -(coefficients @ outer).reshape(-1, d, d)
+
     def value_and_gradient(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Values (n,) and gradients (n, d) at (n, d) points, sharing the angle computation."""
         angles = self._angles(X)

@@ -45,6 +45,19 @@ def test_gradient_matches_finite_differences(kernel):
         assert_gradient_close(G[i], central_difference(lambda v: path(v[None])[0], X[i]))
 
 
+@pytest.mark.parametrize("kernel", [RBF(0.7), Matern52(1.4, 2.0)], ids=["rbf", "matern52"])
+def test_hessian_matches_finite_differences_of_the_gradient(kernel):
+    path = FourierSamplePath.draw(kernel, 4, 256, rng_for(12, "hessian"))
+    X = np.random.default_rng(13).normal(size=(3, 4))
+    H = path.hessian(X)
+    assert H.shape == (3, 4, 4)
+    np.testing.assert_allclose(H, np.swapaxes(H, 1, 2), atol=1e-13)
+    for x, h in zip(X, H, strict=True):
+        for j in range(4):  # row j: d/dx of the j-th partial derivative
+            numeric = central_difference(lambda z, j=j: path.gradient(z[None, :])[0, j], x)
+            assert_gradient_close(h[j], numeric, rtol=1e-6)
+
+
 def test_save_load_roundtrip(tmp_path):
     path = FourierSamplePath.draw(RBF(), 3, 32, rng_for(12, "io"))
     path.save(tmp_path / "p.npz")

@@ -18,6 +18,7 @@ from localbo.pipeline.gradient_estimation import (
     GradientEstimationJobs,
     GradientEstimationSettings,
 )
+from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.sections import ConfigError, as_config, build
 
 SEED = 20231210  # the base of every random stream
@@ -34,12 +35,14 @@ class PipelineSettings:
     gradient_estimation: GradientEstimationSettings = field(
         default_factory=GradientEstimationSettings
     )
+    rates: RatesSettings = field(default_factory=RatesSettings)
 
     def check(self) -> list[str]:
         """Every semantic problem, as 'dotted.key: message' strings."""
         errors = self.fig2.check() + self.fig1.check()
         errors += self.fig3_jobs().check()
         errors += self.gradient_estimation.check()
+        errors += self.rates.check()
         return errors
 
     def fig1_jobs(self) -> Fig1Jobs:
@@ -50,6 +53,9 @@ class PipelineSettings:
 
     def fig3_jobs(self) -> Fig3Jobs:
         return Fig3Jobs(self.fig3, self.fig1_jobs())
+
+    def rates_jobs(self) -> RatesJobs:
+        return RatesJobs(self.rates, self.fig1_jobs())
 
     def gradient_estimation_jobs(self) -> GradientEstimationJobs:
         return GradientEstimationJobs(self.seed, self.gradient_estimation)

@@ -1,0 +1,135 @@
+"""Empirical convergence rates of Algorithm 1 (paper sections 4-5, Corollaries 1 and 2).
+
+The paper bounds min_{t' <= t} ||grad f(x_t')||^2 for gradient steps x_{t+1} = x_t - eta g_t with
+eta = 1 / L and the GP's gradient estimate g_t from a batch of b_t evaluations:
+
+* sigma = 0, b_t = d + 1 (Corollary 1): <= 2 L (f(x_1) - f*) / T with T = n / (d + 1), so O(d / n);
+* sigma > 0 (Corollary 2): O(sigma d) for b_t = d log^2 t (a plateau), O(n^(-1/4) log n) for
+  b_t = d t, O(n^(-1/3) log^2 n) for b_t = d t^2; a constant b_t also leaves a plateau (Theorem 2).
+
+`rate_run` runs the algorithm as analysed: unconstrained (the theorems assume interior iterates),
+each gradient from its own batch only, designs computed once per batch size (`DesignCache`).
+`fit_slope` measures the log-log slope of the running minimum over a decade of evaluations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import numpy as np
+
+from localbo.kernels import Kernel
+from localbo.local_bo import DesignCache, LocalBOSettings, run_noisy
+from localbo.objective import Box, NoisyObjective, Trace
+from localbo.sample_paths import FourierSamplePath
+
+NOISELESS_SCHEDULE = "d_plus_1"
+# the exponent of n in each schedule's bound on min ||grad f||^2 (0: a plateau)
+THEORY_EXPONENTS = {
+    NOISELESS_SCHEDULE: -1.0,
+    "d_log2_t": 0.0,
+    "d_t": -0.25,
+    "d_t2": -1.0 / 3.0,
+    "constant": 0.0,
+}
+
+
+def schedule_settings(schedule: str, d: int, settings: LocalBOSettings) -> LocalBOSettings:
+    """Local BO's settings for one rates schedule: b_t = d + 1 is the constant schedule with
+    factor (d + 1) / d; the others are local BO's own schedules with factor 1.
+
+    Raises:
+        ValueError: an unknown schedule.
+    """
+    if schedule not in THEORY_EXPONENTS:
+        raise ValueError(f"unknown schedule {schedule!r}; known: {sorted(THEORY_EXPONENTS)}")
+    if schedule == NOISELESS_SCHEDULE:
+        return dataclasses.replace(settings, schedule="constant", batch_factor=(d + 1) / d)
+    return dataclasses.replace(settings, schedule=schedule, batch_factor=1.0)
+
+
+def rate_run(
+    path: FourierSamplePath,
+    kernel: Kernel,
+    sigma: float,
+    budget: int,
+    settings: LocalBOSettings,
+    designs: DesignCache,
+    noise_rng: np.random.Generator | None,
+) -> Trace:
+    """Algorithm 1 from x = 0 without projection until the budget is spent.
+
+    Args:
+        path: the objective. kernel: the GP's kernel (the path's). sigma: noise level.
+        budget: evaluations. settings: schedule, batch factor, step rule and step size
+            (`schedule_settings`). designs: the designs by batch size, shared by the runs of one
+            (d, sigma) (noise variance sigma^2 plus the nugget, no centre point).
+        noise_rng: the observation noise stream (None when sigma = 0).
+
+    Returns:
+        The run's trace: one row per iteration, with the true f and ||grad f|| at each iterate.
+    """
+    d = path.frequencies.shape[1]
+    objective = NoisyObjective(path, sigma, budget, noise_rng)
+    unconstrained = Box(-np.inf, np.inf, d)
+    return run_noisy(objective, kernel, np.zeros(d), unconstrained, settings, designs).trace
+
+
+def log_grid(low: float, high: float, per_decade: int) -> np.ndarray:
+    """Log-spaced evaluation counts from low to high, about per_decade per decade, as integers
+    without repeats.
+
+    Returns:
+        (k,) increasing int64 array that starts at round(low) and ends at round(high).
+    """
+    num = max(2, int(np.ceil(per_decade * np.log10(high / low))) + 1)
+    return np.unique(np.rint(np.geomspace(low, high, num)).astype(np.int64))
+
+
+def running_min_on_grid(
+    evaluations: np.ndarray, values: np.ndarray, grid: np.ndarray
+) -> np.ndarray:
+    """min over records with evaluations <= n of `values`, at each n of the grid.
+
+    Args:
+        evaluations: (k,) non-decreasing evaluation counts of a trace's records.
+        values: (k,) the quantity at each record (e.g. ||grad f(x_t)||^2).
+        grid: (g,) evaluation counts.
+
+    Returns:
+        (g,) the running minimum at each grid point; NaN before the first record.
+    """
+    running = np.minimum.accumulate(values)
+    last = np.searchsorted(evaluations, grid, side="right") - 1  # last record with evals <= n
+    return np.where(last >= 0, running[np.maximum(last, 0)], np.nan)
+
+
+def fit_slope(n: np.ndarray, values: np.ndarray, n_end: float) -> float:
+    """Least-squares slope of log10(values) against log10(n) over the decade [n_end / 10, n_end].
+
+    Args:
+        n: (k,) evaluation counts. values: (k,) positive values. n_end: the decade's end.
+
+    Returns:
+        The slope; NaN when fewer than 3 points of the decade are finite and positive.
+    """
+    keep = (n >= n_end / 10) & (n <= n_end) & np.isfinite(values) & (values > 0)
+    if keep.sum() < 3:
+        return float("nan")
+    return float(np.polyfit(np.log10(n[keep]), np.log10(values[keep]), 1)[0])
+
+
+def fit_end(n: np.ndarray, values: np.ndarray, floor: float) -> float:
+    """Where the slope is fitted: the first n at which `values` reaches the floor (below it the
+    noiseless curve only shows the nugget's resolution), else the last n.
+
+    Args:
+        n: (k,) evaluation counts. values: (k,) running minimum. floor: the resolution floor.
+    """
+    below = np.flatnonzero(values <= floor)
+    return float(n[below[0]] if below.size else n[-1])
+
+
+def noiseless_bound(L: float, f_start: float, f_star: float, n: np.ndarray, d: int) -> np.ndarray:
+    """Corollary 1's bound 2 L (f(x_1) - f*) / T at T = n / (d + 1) iterations; (k,) for (k,) n."""
+    return 2.0 * L * (f_start - f_star) * (d + 1) / np.asarray(n, dtype=float)
