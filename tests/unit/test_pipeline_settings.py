@@ -84,7 +84,14 @@ def test_config_yaml_is_the_settings_defaults():
     defaults = dict(leaves(split_methods(default_config())[0]))
     for key, value in leaves(written):
         assert defaults[key] == value, key
-    assert list(methods) == ["local_bo", "gp_ucb", "turbo", "mpd", "random_search"]
+    assert list(methods) == [
+        "local_bo",
+        "gp_ucb",
+        "turbo",
+        "mpd",
+        "random_search",
+        "exact_gradient",
+    ]
     for name, section in methods.items():
         expected = method_defaults(name)
         for key, value in section.items():

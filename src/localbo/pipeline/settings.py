@@ -18,6 +18,7 @@ from localbo.pipeline.gradient_estimation import (
     GradientEstimationJobs,
     GradientEstimationSettings,
 )
+from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.sections import ConfigError, as_config, build
 
@@ -36,6 +37,7 @@ class PipelineSettings:
         default_factory=GradientEstimationSettings
     )
     rates: RatesSettings = field(default_factory=RatesSettings)
+    landscape: LandscapeSettings = field(default_factory=LandscapeSettings)
 
     def check(self) -> list[str]:
         """Every semantic problem, as 'dotted.key: message' strings."""
@@ -43,6 +45,7 @@ class PipelineSettings:
         errors += self.fig3_jobs().check()
         errors += self.gradient_estimation.check()
         errors += self.rates.check()
+        errors += self.landscape_jobs().check()
         return errors
 
     def fig1_jobs(self) -> Fig1Jobs:
@@ -56,6 +59,9 @@ class PipelineSettings:
 
     def rates_jobs(self) -> RatesJobs:
         return RatesJobs(self.rates, self.fig1_jobs())
+
+    def landscape_jobs(self) -> LandscapeJobs:
+        return LandscapeJobs(self.landscape, self.fig1_jobs())
 
     def gradient_estimation_jobs(self) -> GradientEstimationJobs:
         return GradientEstimationJobs(self.seed, self.gradient_estimation)
