@@ -36,7 +36,8 @@ THEORY_EXPONENTS = {
 
 def schedule_settings(schedule: str, d: int, settings: LocalBOSettings) -> LocalBOSettings:
     """Local BO's settings for one rates schedule: b_t = d + 1 is the constant schedule with
-    factor (d + 1) / d; the others are local BO's own schedules with factor 1.
+    factor (d + 1) / d; the others are local BO's own schedules with factor 1. Each gradient
+    comes from its own batch (data_window 0), as in the theorems.
 
     Raises:
         ValueError: an unknown schedule.
@@ -44,8 +45,10 @@ def schedule_settings(schedule: str, d: int, settings: LocalBOSettings) -> Local
     if schedule not in THEORY_EXPONENTS:
         raise ValueError(f"unknown schedule {schedule!r}; known: {sorted(THEORY_EXPONENTS)}")
     if schedule == NOISELESS_SCHEDULE:
-        return dataclasses.replace(settings, schedule="constant", batch_factor=(d + 1) / d)
-    return dataclasses.replace(settings, schedule=schedule, batch_factor=1.0)
+        schedule, factor = "constant", (d + 1) / d
+    else:
+        factor = 1.0
+    return dataclasses.replace(settings, schedule=schedule, batch_factor=factor, data_window=0)
 
 
 def rate_run(
