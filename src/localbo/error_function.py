@@ -8,7 +8,8 @@ buy. It is estimated by multi-start L-BFGS over the whole design Z with the anal
 appendix D (so the estimate is never above that design's value), and compared with
 
 * Lemma 2 (any kernel, sigma = 0):      E(b) <= C max(0, 1 + d - b), C = -d^2 phi(0);
-* Lemma 3 (RBF):                        E(2md) <= d (1 + W(-m / (e (m + sigma^2))));
+* Lemma 3 (RBF):                        E(2md) <= d (1 + W(-m / (e (m + sigma^2))))
+                                                 <= d sqrt(2 sigma^2 / (m + sigma^2));
 * Lemma 4 (Matern-5/2, appendix F):
       E(2md) <= d (15/2 sigma m^{-1/2} + 70/9 sigma^{3/2} m^{-3/4}),
       plotted as 15 sqrt(2) / 2 * sigma d^{3/2} b^{-1/2}.
@@ -44,6 +45,19 @@ def rbf_lambertw_bound(d: int, m: float, sigma: float) -> float:
     return float(d * (1.0 + lambertw(-m / (np.e * (m + sigma**2))).real))
 
 
+def rbf_taylor_bound(d: int, m: float, sigma: float) -> float:
+    """Lemma 3's O(sigma d m^{-1/2}) form: 1 + W(x) <= sqrt(2 (1 + e x)) at x = -m / (e (m +
+    sigma^2)) (the paper's appendix lemma on W), so E(2md) <= d sqrt(2 sigma^2 / (m + sigma^2))."""
+    return float(d * np.sqrt(2.0 * sigma**2 / (m + sigma**2)))
+
+
+def rbf_pairs(d: int, b: int) -> int:
+    """The m of Lemma 3 a batch of b evaluations pays for: floor(b / (2d)) copies of the 2d
+    central points. The bound at 2md also bounds E(b), which never increases with b (a design
+    of b points may repeat one of 2md); 0 means no bound."""
+    return b // (2 * d)
+
+
 def matern_bound(d: int, m: float, sigma: float) -> float:
     """Lemma 4 with both terms of its proof (appendix): a bound on E_{d,Matern52,sigma}(2 m d)."""
     return d * (7.5 * sigma * m**-0.5 + (70.0 / 9.0) * sigma**1.5 * m**-0.75)
@@ -56,11 +70,12 @@ def matern_leading_bound(d: float, b: float, sigma: float) -> float:
 
 def paper_bound(kernel_name: str, d: int, b: int, sigma: float) -> float:
     """The bound drawn beside the estimate: Lemma 4's leading term for Matern-5/2, Lemma 3 with
-    m = b / (2d) for RBF (noiseless: Lemma 2)."""
+    m = `rbf_pairs(d, b)` for RBF (NaN when b < 2d)."""
     if kernel_name == "matern52":
         return matern_leading_bound(d, b, sigma)
     if kernel_name == "rbf":
-        return rbf_lambertw_bound(d, b / (2 * d), sigma)
+        m = rbf_pairs(d, b)
+        return rbf_lambertw_bound(d, m, sigma) if m > 0 else float("nan")
     raise ValueError(f"no bound for kernel {kernel_name!r}")
 
 

@@ -103,3 +103,42 @@ def test_same_seed_same_estimate():
     )
     assert a.value == b.value
     np.testing.assert_array_equal(a.design, b.design)
+
+
+def dense_gradient_trace(Z: np.ndarray, noise_var: float) -> float:
+    """tr Cov[grad f(0) | y(Z)] of the unit RBF GP by brute-force conditioning of the joint
+    Gaussian of (grad f(0), f(Z) + noise) on the expanded (b, d) design, repeats included."""
+    K = np.exp(-0.5 * np.sum((Z[:, None, :] - Z[None, :, :]) ** 2, axis=-1))
+    C = (Z * np.exp(-0.5 * np.sum(Z**2, axis=1))[:, None]).T  # Cov(d_i f(0), f(z_j)) = z_ji k
+    return float(Z.shape[1] - np.trace(C @ np.linalg.solve(K + noise_var * np.eye(len(Z)), C.T)))
+
+
+@pytest.mark.parametrize("kind", ["central", "forward"])
+@pytest.mark.parametrize(("d", "b", "sigma"), [(1, 4, 0.1), (2, 9, 1.0), (3, 12, 0.01)])
+def test_rbf_differencing_design_values_are_the_brute_force_trace(kind, d, b, sigma):
+    """The merged-repeats value at the optimal step equals the dense trace of the expanded
+    design (rtol 1e-9), and a 10 % longer or shorter step is no better (the step is optimal)."""
+    dv = differencing_design_value(RBF(), kind, d, b, sigma**2)
+    assert dv.value == pytest.approx(dense_gradient_trace(dv.expanded(d, b), sigma**2), rel=1e-9)
+    for factor in (0.9, 1.1):
+        assert dense_gradient_trace(factor * dv.expanded(d, b), sigma**2) >= dv.value - 1e-12
+
+
+def test_lemma_3_uses_the_pairs_a_batch_pays_for():
+    """m = floor(b / 2d); no bound below b = 2d; the bound at a b between multiples of 2d is the
+    one at the multiple below."""
+    assert [ef.rbf_pairs(3, b) for b in (5, 6, 11, 12, 13)] == [0, 1, 1, 2, 2]
+    assert np.isnan(ef.paper_bound("rbf", 3, 5, 0.1))
+    assert ef.paper_bound("rbf", 3, 11, 0.1) == ef.rbf_lambertw_bound(3, 1, 0.1)
+    assert ef.paper_bound("rbf", 3, 12, 0.1) < ef.paper_bound("rbf", 3, 11, 0.1)
+
+
+@pytest.mark.parametrize("sigma", [0.01, 0.1, 1.0])
+def test_lemma_3s_taylor_form_bounds_the_lambert_form_and_meets_it_for_large_m(sigma):
+    """1 + W(x) <= sqrt(2 (1 + e x)) on [-1/e, 0] (the paper's appendix), with equality in the
+    limit x -> -1/e, i.e. m / sigma^2 -> infinity: ratio within 1 % at m = 1e8 sigma^2."""
+    for m in (1, 4, 50, 2000):
+        assert ef.rbf_lambertw_bound(5, m, sigma) <= ef.rbf_taylor_bound(5, m, sigma)
+    m = 1e4 * sigma**2 * 1e4
+    assert ef.rbf_taylor_bound(5, m, sigma) / ef.rbf_lambertw_bound(5, m, sigma) < 1.01
+    assert ef.rbf_taylor_bound(5, m, sigma) <= np.sqrt(2) * sigma * 5 / np.sqrt(m)

@@ -20,6 +20,7 @@ from localbo.pipeline.gradient_estimation import (
 )
 from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
+from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
 from localbo.pipeline.sections import ConfigError, as_config, build
 
 SEED = 20231210  # the base of every random stream
@@ -37,6 +38,7 @@ class PipelineSettings:
         default_factory=GradientEstimationSettings
     )
     rates: RatesSettings = field(default_factory=RatesSettings)
+    rbf_error: RBFErrorSettings = field(default_factory=RBFErrorSettings)
     landscape: LandscapeSettings = field(default_factory=LandscapeSettings)
 
     def check(self) -> list[str]:
@@ -56,6 +58,9 @@ class PipelineSettings:
 
     def fig3_jobs(self) -> Fig3Jobs:
         return Fig3Jobs(self.fig3, self.fig1_jobs())
+
+    def rbf_error_jobs(self) -> Fig2Jobs:
+        return rbf_error_jobs(self.seed, self.rbf_error, self.fig2)
 
     def rates_jobs(self) -> RatesJobs:
         return RatesJobs(self.rates, self.fig1_jobs())

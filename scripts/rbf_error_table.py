@@ -1,0 +1,73 @@
+"""The RBF error function against Lemma 3: one row per (panel, d, b, sigma) with the estimate,
+the differencing designs, m = floor(b / (2d)), the Lambert-W bound and its O(sigma d m^-1/2) form
+and their ratios to the estimate (results/rbf_error/error_function.csv); and the log-log slope of
+each in b (panel a) and in d (panel b) per sigma, by least squares over the panel's points where
+the bound is defined (results/rbf_error/slopes.csv)."""
+
+from localbo.pipeline.runtime import snakemake_job
+
+with snakemake_job(snakemake) as log:  # noqa: F821
+    import numpy as np
+
+    from localbo import error_function as ef
+    from localbo.io import load_json, save_csv
+
+    smk = snakemake  # noqa: F821
+    panels = {panel: set(map(tuple, points)) for panel, points in smk.params.panels.items()}
+    rows = []
+    for path in smk.input:
+        est = load_json(path)
+        d, b, sigma = est["d"], est["b"], est["sigma"]
+        m = ef.rbf_pairs(d, b)
+        lambert = ef.rbf_lambertw_bound(d, m, sigma) if m > 0 else float("nan")
+        taylor = ef.rbf_taylor_bound(d, m, sigma) if m > 0 else float("nan")
+        for panel, points in panels.items():
+            if (d, b) in points:
+                rows.append(
+                    {
+                        "panel": panel,
+                        "d": d,
+                        "b": b,
+                        "sigma": sigma,
+                        "estimate": est["estimate"],
+                        "central_design": est["central_design"]["value"],
+                        "forward_design": est["forward_design"]["value"],
+                        "m": m,
+                        "lambert_bound": lambert,
+                        "taylor_bound": taylor,
+                        "ratio": lambert / est["estimate"],
+                        "taylor_ratio": taylor / est["estimate"],
+                        "evaluations": est["evaluations"],
+                    }
+                )
+    rows.sort(key=lambda r: (r["panel"], r["sigma"], r["d"], r["b"]))
+    save_csv(smk.output.estimates, rows, list(rows[0]))
+
+    slopes = []
+    for panel, x_key in (("a", "b"), ("b", "d")):
+        for sigma in sorted({r["sigma"] for r in rows}):
+            sel = [
+                r
+                for r in rows
+                if r["panel"] == panel and r["sigma"] == sigma and np.isfinite(r["lambert_bound"])
+            ]
+            if len(sel) < 2:
+                continue
+            x = np.log10([r[x_key] for r in sel])
+            row = {"panel": panel, "variable": x_key, "sigma": sigma, "points": len(sel)}
+            for key in ("estimate", "lambert_bound", "taylor_bound"):
+                row[f"{key}_slope"] = float(np.polyfit(x, np.log10([r[key] for r in sel]), 1)[0])
+            ratios = [r["ratio"] for r in sel]
+            row["ratio_min"], row["ratio_max"] = min(ratios), max(ratios)
+            slopes.append(row)
+            log.info(
+                "panel %s, sigma = %g: slope in %s %.3f (Lambert %.3f), ratio %.2f-%.2f",
+                panel,
+                sigma,
+                x_key,
+                row["estimate_slope"],
+                row["lambert_bound_slope"],
+                row["ratio_min"],
+                row["ratio_max"],
+            )
+    save_csv(smk.output.slopes, slopes, list(slopes[0]) if slopes else ["panel"])

@@ -1,0 +1,68 @@
+# The RBF error function against Lemma 3 (issue 12): Fig. 2's estimate with the unit RBF kernel,
+# a table of the Lambert-W bound and its O(sigma d m^-1/2) form over the estimate, and the figure.
+RBF_ERROR = SETTINGS.rbf_error_jobs()
+
+
+use rule error_function as rbf_error_function with:
+    output:
+        summary="results/rbf_error/estimates/d{d}_b{b}_sigma{sigma}.json",
+        arrays="results/rbf_error/estimates/d{d}_b{b}_sigma{sigma}.npz",
+    log:
+        "logs/rbf_error_function/d{d}_b{b}_sigma{sigma}.log",
+    benchmark:
+        "benchmarks/rbf_error_function/d{d}_b{b}_sigma{sigma}.tsv"
+    threads: RBF_ERROR.threads
+    resources:
+        mem_mb=per_attempt(RBF_ERROR.mem_mb),
+        runtime=per_attempt(RBF_ERROR.runtime),
+    params:
+        settings=RBF_ERROR.params,
+
+
+rule rbf_error_table:
+    input:
+        RBF_ERROR.estimates(rules.rbf_error_function.output.summary),
+    output:
+        estimates=report(
+            "results/rbf_error/error_function.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
+        slopes=report(
+            "results/rbf_error/slopes.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/rbf_error_table.log",
+    benchmark:
+        "benchmarks/rbf_error_table.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    params:
+        panels=RBF_ERROR.settings.panels(),
+    script:
+        "../../scripts/rbf_error_table.py"
+
+
+rule rbf_error_plot:
+    input:
+        rules.rbf_error_table.output.estimates,
+    output:
+        pdf=report(
+            "figures/rbf_error_function.pdf",
+            caption="../report/rbf_error.rst",
+            category="Figures",
+        ),
+        png="figures/rbf_error_function.png",
+    log:
+        "logs/rbf_error_plot.log",
+    benchmark:
+        "benchmarks/rbf_error_plot.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    script:
+        "../../scripts/rbf_error_plot.py"
+
+
+FINAL_TARGETS.extend([*rules.rbf_error_plot.output, *rules.rbf_error_table.output])
