@@ -40,6 +40,16 @@ FIGURE_OF_RULE = {
     "gradient_estimation_table": "Figs. 4, 5",
     "fig4_plot": "Figs. 4, 5",
     "fig5_plot": "Figs. 4, 5",
+    "rates_smoothness": "Rates",
+    "rates_run": "Rates",
+    "rates_table": "Rates",
+    "rates_plot": "Rates",
+    "landscape_run": "Landscape",
+    "landscape_table": "Landscape",
+    "landscape_plot": "Landscape",
+    "rbf_error_function": "RBF error function",
+    "rbf_error_table": "RBF error function",
+    "rbf_error_plot": "RBF error function",
 }
 
 
