@@ -6,47 +6,18 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import csv
 
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-    from matplotlib.ticker import NullFormatter
-
-    from localbo.plotting import save_figure, set_style
+    from localbo.plotting import Curve, error_function_panels, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     with open(smk.input[0]) as handle:
         rows = list(csv.DictReader(handle))
     set_style()
-    sigmas = sorted({float(r["sigma"]) for r in rows})
-    colors = dict(zip(sigmas, sns.color_palette(n_colors=len(sigmas)), strict=True))
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
-    for ax, panel, x_key, fixed_key in ((axes[0], "a", "b", "d"), (axes[1], "b", "d", "b")):
-        fixed = None
-        for sigma in sigmas:
-            sel = sorted(
-                (r for r in rows if r["panel"] == panel and float(r["sigma"]) == sigma),
-                key=lambda r: int(r[x_key]),
-            )
-            if not sel:
-                continue
-            fixed = sel[0][fixed_key]
-            x = [int(r[x_key]) for r in sel]
-            ax.plot(
-                x,
-                [float(r["estimate"]) for r in sel],
-                "o-",
-                color=colors[sigma],
-                ms=3,
-                label=f"$\\sigma$ = {sigma:g}",
-            )
-            ax.plot(x, [float(r["bound"]) for r in sel], "--", color=colors[sigma], lw=1)
-        ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.xaxis.set_minor_formatter(NullFormatter())
-        ax.set_xlabel(f"${x_key}$")
-        ax.set_ylabel("$E_{d,k,\\sigma}(b)$")
-        ax.set_title(f"({panel}) ${fixed_key}$ = {fixed}")
-    axes[0].plot([], [], "k-", lw=1.5, label="estimate (L-BFGS)")
-    axes[0].plot([], [], "k--", lw=1, label="bound (Lemma 4)")
-    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=5)
+    curves = [
+        Curve(
+            lambda r: float(r["estimate"]), "o-", "estimate (L-BFGS)", "-", {"ms": 3}, {"lw": 1.5}
+        ),
+        Curve(lambda r: float(r["bound"]), "--", "bound (Lemma 4)", kwargs={"lw": 1}),
+    ]
+    fig = error_function_panels(rows, curves, "$E_{d,k,\\sigma}(b)$", ncol=5)
     save_figure(fig, smk.output.pdf, smk.output.png)
     log.info("plotted %d rows", len(rows))

@@ -5,27 +5,24 @@ from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import load_json, save_csv
+    from localbo.pipeline.fig2 import estimates_by_panel
 
     smk = snakemake  # noqa: F821
-    panels = {panel: set(map(tuple, points)) for panel, points in smk.params.panels.items()}
-    rows = []
-    for path in smk.input:
-        est = load_json(path)
-        for panel, points in panels.items():
-            if (est["d"], est["b"]) in points:
-                rows.append(
-                    {
-                        "panel": panel,
-                        "d": est["d"],
-                        "b": est["b"],
-                        "sigma": est["sigma"],
-                        "estimate": est["estimate"],
-                        "bound": est["bound"],
-                        "central_design": est["central_design"]["value"],
-                        "forward_design": est["forward_design"]["value"],
-                        "evaluations": est["evaluations"],
-                    }
-                )
+    estimates = [load_json(path) for path in smk.input]
+    rows = [
+        {
+            "panel": panel,
+            "d": est["d"],
+            "b": est["b"],
+            "sigma": est["sigma"],
+            "estimate": est["estimate"],
+            "bound": est["bound"],
+            "central_design": est["central_design"]["value"],
+            "forward_design": est["forward_design"]["value"],
+            "evaluations": est["evaluations"],
+        }
+        for panel, est in estimates_by_panel(estimates, smk.params.panels)
+    ]
     rows.sort(key=lambda r: (r["panel"], r["sigma"], r["d"], r["b"]))
     columns = list(rows[0]) if rows else []
     save_csv(smk.output[0], rows, columns)

@@ -11,35 +11,32 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     from localbo import error_function as ef
     from localbo.io import load_json, save_csv
+    from localbo.pipeline.fig2 import estimates_by_panel
 
     smk = snakemake  # noqa: F821
-    panels = {panel: set(map(tuple, points)) for panel, points in smk.params.panels.items()}
     rows = []
-    for path in smk.input:
-        est = load_json(path)
+    for panel, est in estimates_by_panel([load_json(p) for p in smk.input], smk.params.panels):
         d, b, sigma = est["d"], est["b"], est["sigma"]
         m = ef.rbf_pairs(d, b)
         lambert = ef.rbf_lambertw_bound(d, m, sigma) if m > 0 else float("nan")
         taylor = ef.rbf_taylor_bound(d, m, sigma) if m > 0 else float("nan")
-        for panel, points in panels.items():
-            if (d, b) in points:
-                rows.append(
-                    {
-                        "panel": panel,
-                        "d": d,
-                        "b": b,
-                        "sigma": sigma,
-                        "estimate": est["estimate"],
-                        "central_design": est["central_design"]["value"],
-                        "forward_design": est["forward_design"]["value"],
-                        "m": m,
-                        "lambert_bound": lambert,
-                        "taylor_bound": taylor,
-                        "ratio": lambert / est["estimate"],
-                        "taylor_ratio": taylor / est["estimate"],
-                        "evaluations": est["evaluations"],
-                    }
-                )
+        rows.append(
+            {
+                "panel": panel,
+                "d": d,
+                "b": b,
+                "sigma": sigma,
+                "estimate": est["estimate"],
+                "central_design": est["central_design"]["value"],
+                "forward_design": est["forward_design"]["value"],
+                "m": m,
+                "lambert_bound": lambert,
+                "taylor_bound": taylor,
+                "ratio": lambert / est["estimate"],
+                "taylor_ratio": taylor / est["estimate"],
+                "evaluations": est["evaluations"],
+            }
+        )
     rows.sort(key=lambda r: (r["panel"], r["sigma"], r["d"], r["b"]))
     save_csv(smk.output.estimates, rows, list(rows[0]))
 

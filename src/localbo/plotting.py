@@ -7,6 +7,8 @@ tag, so two runs of the pipeline write identical files (matplotlib #6317).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import matplotlib
@@ -15,6 +17,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
 import seaborn as sns
+from matplotlib.ticker import NullFormatter
 
 from localbo.io import atomic_path
 
@@ -58,3 +61,65 @@ def latex_number(value: float, digits: int = 3) -> str:
         return f"{value:.{digits}f}"
     mantissa, exponent = f"{value:.2e}".split("e")
     return f"{mantissa} \\times 10^{{{int(exponent)}}}"
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One quantity of an error-function table drawn against b or d, one colour per sigma.
+
+    Attributes:
+        value: a table row (CSV strings) -> the value to draw.
+        style: matplotlib format of the lines. legend: its legend entry.
+        proxy: the format of the legend entry (default: `style`).
+        kwargs: more line properties (width, marker size).
+        proxy_kwargs: the legend entry's (default: `kwargs`).
+    """
+
+    value: Callable[[dict[str, str]], float]
+    style: str
+    legend: str
+    proxy: str = ""
+    kwargs: dict[str, float] = field(default_factory=dict)
+    proxy_kwargs: dict[str, float] | None = None
+
+
+def error_function_panels(
+    rows: list[dict[str, str]], curves: list[Curve], ylabel: str, ncol: int
+) -> plt.Figure:
+    """Fig. 2's layout: (a) against b at fixed d, (b) against d at fixed b, log-log, the first
+    curve labelled by sigma, a legend of sigmas and curves below.
+
+    Args:
+        rows: table rows with panel, d, b, sigma and the curves' columns.
+        curves: what to draw at each point, the estimate first. ylabel: the y axis.
+        ncol: legend columns.
+    """
+    sigmas = sorted({float(r["sigma"]) for r in rows})
+    colors = dict(zip(sigmas, sns.color_palette(n_colors=len(sigmas)), strict=True))
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
+    for ax, panel, x_key, fixed_key in ((axes[0], "a", "b", "d"), (axes[1], "b", "d", "b")):
+        fixed = None
+        for sigma in sigmas:
+            sel = sorted(
+                (r for r in rows if r["panel"] == panel and float(r["sigma"]) == sigma),
+                key=lambda r: int(r[x_key]),
+            )
+            if not sel:
+                continue
+            fixed = sel[0][fixed_key]
+            x = [int(r[x_key]) for r in sel]
+            for i, curve in enumerate(curves):
+                label = {"label": f"$\\sigma$ = {sigma:g}"} if i == 0 else {}
+                values = [curve.value(r) for r in sel]
+                ax.plot(x, values, curve.style, color=colors[sigma], **curve.kwargs, **label)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(NullFormatter())
+        ax.set_xlabel(f"${x_key}$")
+        ax.set_ylabel(ylabel)
+        ax.set_title(f"({panel}) ${fixed_key}$ = {fixed}")
+    for curve in curves:
+        kwargs = curve.kwargs if curve.proxy_kwargs is None else curve.proxy_kwargs
+        axes[0].plot([], [], "k" + (curve.proxy or curve.style), label=curve.legend, **kwargs)
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=ncol)
+    return fig

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import csv
 import os
 import subprocess
 import sys
@@ -9,6 +10,12 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
+
+
+def read_csv(path: Path) -> list[dict[str, str]]:
+    """The rows of a CSV table the pipeline wrote."""
+    with open(path) as handle:
+        return list(csv.DictReader(handle))
 
 
 def snakemake_command(

@@ -1,20 +1,16 @@
 """The rates figure on the tiny run: every case, monotone curves, the bound, the figure."""
 
-import csv
 import itertools
 
 import pytest
 
+from tests.workflow.helpers import read_csv
+
 pytestmark = pytest.mark.workflow
 
 
-def read(path):
-    with open(path) as handle:
-        return list(csv.DictReader(handle))
-
-
 def test_every_case_has_a_slope_beside_its_theory(tiny_run):
-    slopes = read(tiny_run / "results/rates/slopes.csv")
+    slopes = read_csv(tiny_run / "results/rates/slopes.csv")
     # tiny.yaml: d in {1, 3} x (sigma = 0: b_t = d + 1; sigma = 0.1: d t, constant) x 2 step rules
     cases = {(r["d"], r["sigma"], r["schedule"], r["step_rule"]) for r in slopes}
     assert len(slopes) == len(cases) == 12
@@ -27,7 +23,7 @@ def test_every_case_has_a_slope_beside_its_theory(tiny_run):
 
 
 def test_curves_never_increase_and_runs_know_their_path(tiny_run):
-    curves = read(tiny_run / "results/rates/curves.csv")
+    curves = read_csv(tiny_run / "results/rates/curves.csv")
     by_case = {}
     for r in curves:
         by_case.setdefault((r["d"], r["sigma"], r["schedule"], r["step_rule"]), []).append(r)
@@ -36,7 +32,7 @@ def test_curves_never_increase_and_runs_know_their_path(tiny_run):
         medians = [float(r["median"]) for r in rows]
         assert all(b <= a for a, b in itertools.pairwise(medians))
         assert [int(r["n"]) for r in rows][-1] == 400
-    runs = read(tiny_run / "results/rates/runs.csv")
+    runs = read_csv(tiny_run / "results/rates/runs.csv")
     assert len(runs) == 24
     for r in runs:
         assert float(r["L"]) > 0 and float(r["f_star"]) <= float(r["f_start"])

@@ -1,20 +1,16 @@
 """The RBF error function against Lemma 3 on the tiny run: rows, the bound holds, the figure."""
 
-import csv
 import math
 
 import pytest
 
+from tests.workflow.helpers import read_csv
+
 pytestmark = pytest.mark.workflow
 
 
-def read(path):
-    with open(path) as handle:
-        return list(csv.DictReader(handle))
-
-
 def test_the_estimate_is_below_the_designs_and_lemma_3(tiny_run):
-    rows = read(tiny_run / "results/rbf_error/error_function.csv")
+    rows = read_csv(tiny_run / "results/rbf_error/error_function.csv")
     # tiny.yaml: one noise level x (2 batch sizes in panel a + 2 dimensions in panel b)
     assert len(rows) == 4 and {r["sigma"] for r in rows} == {"0.1"}
     for r in rows:
@@ -27,6 +23,6 @@ def test_the_estimate_is_below_the_designs_and_lemma_3(tiny_run):
             assert float(r["taylor_bound"]) >= float(r["lambert_bound"])
         else:
             assert math.isnan(float(r["lambert_bound"]))
-    slopes = read(tiny_run / "results/rbf_error/slopes.csv")
+    slopes = read_csv(tiny_run / "results/rbf_error/slopes.csv")
     assert {(s["panel"], s["variable"]) for s in slopes} == {("a", "b"), ("b", "d")}
     assert (tiny_run / "figures/rbf_error_function.png").stat().st_size > 1000

@@ -120,6 +120,24 @@ class Fig2Settings:
         )
 
 
+def estimates_by_panel(
+    estimates: list[dict[str, Any]], panels: dict[str, list[list[int]]]
+) -> list[tuple[str, dict[str, Any]]]:
+    """(panel, estimate) for every estimate summary (with "d" and "b") in every panel whose
+    (d, b) points hold it: a job shared by both panels appears once in each.
+
+    Args:
+        estimates: the jobs' JSON summaries. panels: `Fig2Settings.panels()` as job parameters.
+    """
+    points = {panel: set(map(tuple, pts)) for panel, pts in panels.items()}
+    return [
+        (panel, est)
+        for est in estimates
+        for panel, pts in points.items()
+        if (est["d"], est["b"]) in pts
+    ]
+
+
 def eval_seconds(b: int) -> float:
     """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
     to bench/bench_error_function.py: 3 ms at b = 500, 90 ms at b = 2000, 7.7 s at b = 1e4;
