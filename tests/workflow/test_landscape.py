@@ -1,6 +1,8 @@
 """The landscape figure on the tiny run: one row per (d, path, method) and per start, percentiles
 in [0, 100], Fig. 1's own runs reused (values equal to Fig. 1's table), the figure."""
 
+import math
+
 import pytest
 import yaml
 from snakemake.utils import update_config
@@ -28,6 +30,8 @@ def test_tables_have_a_row_per_path_method_and_start(tiny_run):
     assert len(rows) == len(keys) and keys == expected
     for r in rows:
         assert 0.0 <= float(r["percentile"]) <= 100.0
+        interior = float(r["interior_percentile"])  # the interior minima are fewer
+        assert math.isnan(interior) or 0.0 <= interior <= 100.0
         assert float(r["gap"]) >= 0.0
         assert r["on_boundary"] in ("0", "1") and r["outside_box"] in ("0", "1")
         if r["method"] == "exact_gradient":  # L-BFGS-B stays in the box
