@@ -2,7 +2,8 @@
 ||grad f(x_t')||^2 against evaluations n, log-log, one column per d and one row per noise level;
 median (line) and interquartile band (step 1 / L) over paths, GIBO's normalized step dashed,
 Corollary 1's bound and the design's floor at sigma = 0, and the theory's slope over the last
-decade of each schedule at sigma > 0 (dotted, through the median at the decade's start)."""
+decade of each schedule at sigma > 0 (dotted, through the median at the decade's start; flat
+for the plateaus of d log^2 t and a constant batch)."""
 
 from localbo.pipeline.runtime import snakemake_job
 
@@ -77,7 +78,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                     if rule == "fixed" and sel[0]["floor"]:
                         ax.axhline(float(sel[0]["floor"]), color="0.5", ls=":", lw=1)
                     theory = float(slopes[d, sigma, schedule, rule]["theory"])
-                    if rule == "fixed" and sigma > 0 and theory != 0:
+                    if rule == "fixed" and sigma > 0:  # a flat guide is a plateau
                         end = float(slopes[d, sigma, schedule, rule]["fit_end_median"])
                         start = np.interp(np.log10(end / 10), np.log10(n), np.log10(median))
                         guide = np.array([end / 10, end])
