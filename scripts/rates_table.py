@@ -5,6 +5,7 @@ minimum of ||grad f||^2 per case on the evaluation grid with Corollary 1's bound
 
 f* of a path is the least true value any run on it reached (every run starts at x = 0): a value
 found, so 2 L (f(x_1) - f*) / T is, if anything, below the corollary's bound with the true f*.
+Wall times stay in the JSON files, so identical runs write identical tables.
 The slope of a run is fitted over the decade of n that ends at the budget, or, at sigma = 0,
 where the running minimum first reaches the estimation floor E(d + 1) of the design (with the
 nugget, Theorem 1's second term), below which the curve only shows that floor.
@@ -46,7 +47,6 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             "floor": s["floor"],
             "below_bound": bool(np.all(curve[grid >= s["d"] + 1] <= bound[grid >= s["d"] + 1])),
             "left_box": s["left_box"],
-            "seconds": s["seconds"],
         }
         rows.append(row)
         cases[s["d"], s["sigma"], s["schedule"], s["step_rule"]].append((row, grid, curve, bound))
