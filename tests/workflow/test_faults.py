@@ -87,14 +87,16 @@ def test_sigkill_part_way_then_resume(tmp_path):
 def test_a_second_snakemake_in_the_same_directory_is_refused_and_the_first_finishes(tmp_path):
     """Snakemake's lock: the second process stops at once, naming the lock; the first, busy with
     the same outputs, completes with valid results."""
-    first = subprocess.Popen(
-        snakemake_command(tmp_path, "--cores", "2"),
-        cwd=REPO,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
+    # stderr to a file: a pipe read only at the end fills (64 KB of job log) and stalls the run
+    first_log = tmp_path.parent / f"{tmp_path.name}-first.log"
+    with open(first_log, "w") as log:
+        first = subprocess.Popen(
+            snakemake_command(tmp_path, "--cores", "2"),
+            cwd=REPO,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
     locks = tmp_path / ".snakemake" / "locks"
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and not (locks.exists() and any(locks.iterdir())):
@@ -106,7 +108,7 @@ def test_a_second_snakemake_in_the_same_directory_is_refused_and_the_first_finis
     second = snakemake(tmp_path, "--cores", "1", "--rerun-incomplete", check=False, timeout=120)
     assert second.returncode != 0
     assert "cannot be locked" in second.stdout + second.stderr, second.stderr[-2000:]
-    assert first.wait(timeout=600) == 0, first.stderr.read()[-2000:]
+    assert first.wait(timeout=600) == 0, first_log.read_text()[-2000:]
     assert assert_outputs_valid(tmp_path) > 5
     assert (tmp_path / "results" / "paper_comparison.csv").exists()
 
