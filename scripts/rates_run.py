@@ -18,6 +18,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import load_json, save_json, save_npz
     from localbo.kernels import make_kernel
     from localbo.local_bo import DesignCache, LocalBOSettings
+    from localbo.pipeline.rates import evaluation_grid
     from localbo.pipeline.sections import build
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
@@ -38,7 +39,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         base,
     )
     constants = load_json(smk.input.smoothness)["L"]
-    grid = cv.log_grid(1, p["budget"], p["grid_per_decade"])
+    grid = evaluation_grid(1, p["budget"], p["grid_per_decade"])
     box = p["box"]
     summaries, curves = [], {"grid": grid}
     for i, path_file in enumerate(smk.input.paths):

@@ -18,7 +18,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     for panel, est in estimates_by_panel([load_json(p) for p in smk.input], smk.params.panels):
         d, b, sigma = est["d"], est["b"], est["sigma"]
         m = ef.rbf_pairs(d, b)
-        lambert = ef.rbf_lambertw_bound(d, m, sigma) if m > 0 else float("nan")
+        lambert = est["bound"]  # the job's `paper_bound`: Lemma 3 at m, NaN when m = 0
         taylor = ef.rbf_taylor_bound(d, m, sigma) if m > 0 else float("nan")
         rows.append(
             {

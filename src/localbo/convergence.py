@@ -78,17 +78,6 @@ def rate_run(
     return run_noisy(objective, kernel, np.zeros(d), unconstrained, settings, designs).trace
 
 
-def log_grid(low: float, high: float, per_decade: int) -> np.ndarray:
-    """Log-spaced evaluation counts from low to high, about per_decade per decade, as integers
-    without repeats.
-
-    Returns:
-        (k,) increasing int64 array that starts at round(low) and ends at round(high).
-    """
-    num = max(2, int(np.ceil(per_decade * np.log10(high / low))) + 1)
-    return np.unique(np.rint(np.geomspace(low, high, num)).astype(np.int64))
-
-
 def running_min_on_grid(
     evaluations: np.ndarray, values: np.ndarray, grid: np.ndarray
 ) -> np.ndarray:

@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.exact_gradient import ExactGradientSettings, minimize_in_box, on_boundary
+from localbo.local_bo.noiseless import best_point_bfgs
 from localbo.objective import Box, BudgetExhausted
 from localbo.sample_paths import FourierSamplePath
 
@@ -107,7 +107,7 @@ def exact_bfgs_descent(
 ) -> Descent:
     """Local BO's sigma = 0 step rule with the exact gradient: scipy BFGS, unconstrained.
 
-    The same call as `localbo.local_bo.noiseless.run_noiseless` (BFGS with gtol, the best
+    `localbo.local_bo.noiseless.best_point_bfgs`, local BO's own driver (BFGS with gtol, the best
     evaluated point returned), stopped after the gradient calls local BO's budget pays for.
 
     Args:
@@ -115,7 +115,6 @@ def exact_bfgs_descent(
         gtol: local BO's `bfgs_gtol`.
         max_calls: value-and-gradient calls allowed (local BO's budget // (d + 1)).
     """
-    best = {"value": np.inf, "x": np.array(x0, dtype=float)}
     calls = 0
 
     def value_and_gradient(x: np.ndarray) -> tuple[float, np.ndarray]:
@@ -123,23 +122,10 @@ def exact_bfgs_descent(
         if calls >= max_calls:
             raise BudgetExhausted(f"{max_calls} gradient calls used")
         calls += 1
-        value, grad = _value_and_gradient(path, x)
-        if value < best["value"]:
-            best["value"], best["x"] = value, np.array(x, dtype=float)
-        return value, grad
+        return _value_and_gradient(path, x)
 
-    try:
-        res = minimize(
-            value_and_gradient,
-            np.array(x0, dtype=float),
-            jac=True,
-            method="BFGS",
-            options={"gtol": gtol, "maxiter": 10 * max_calls + 10},
-        )
-        stop = "converged" if res.success else "bfgs: " + str(res.message)
-    except BudgetExhausted:
-        stop = "budget"
-    return Descent(x=best["x"], value=float(best["value"]), calls=calls, stop=stop)
+    x, value, stop = best_point_bfgs(value_and_gradient, x0, gtol, 10 * max_calls + 10)
+    return Descent(x=x, value=value, calls=calls, stop=stop)
 
 
 def outside_box(X: np.ndarray, box: Box) -> np.ndarray:

@@ -66,6 +66,8 @@ class Optimizer(ABC):
     # how Fig. 1 runs the method when its config section does not say
     default_noise_levels: ClassVar[tuple[float, ...]] = (0.0,)
     default_paths_per_job: ClassVar[int] = 10
+    # False for a method that draws nothing from its own stream (its runs differ by noise only)
+    uses_rng: ClassVar[bool] = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -102,6 +104,11 @@ class Optimizer(ABC):
             x0: (d,) start. box: the domain.
             rng: the optimizer's own stream (never the noise stream).
         """
+
+    def spends_whole_budget(self, sigma: float) -> bool:
+        """Whether every run at noise level sigma uses its whole budget; a method that stops
+        when it has converged says no."""
+        return True
 
     def cost(self, d: int, budget: int) -> Cost:
         """CPU seconds and memory of one run in dimension d; override with a measured model.

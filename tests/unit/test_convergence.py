@@ -7,6 +7,7 @@ from localbo import convergence as cv
 from localbo.kernels import RBF
 from localbo.local_bo import DesignCache, LocalBOSettings, batch_size
 from localbo.objective import Box
+from localbo.pipeline.rates import evaluation_grid
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from localbo.smoothness import smoothness_constant
@@ -49,7 +50,7 @@ def test_the_running_minimum_on_the_grid_never_increases_and_starts_at_x1():
     path, _, trace, _ = run(3, 0.1, "d_t", 3000)
     sq = trace["gradient_norms"] ** 2
     assert trace["evaluations"][0] == 0 and not np.all(np.diff(sq) <= 0)  # the raw trace does
-    grid = cv.log_grid(1, 3000, 10)
+    grid = evaluation_grid(1, 3000, 10)
     curve = cv.running_min_on_grid(trace["evaluations"], sq, grid)
     assert grid[0] == 1 and grid[-1] == 3000 and np.all(np.diff(grid) > 0)
     assert np.all(np.diff(curve) <= 0)
@@ -68,7 +69,7 @@ def test_the_slope_fit_recovers_a_known_exponent():
     """n^-0.37 times log-normal noise of 5 % (seed 1): the fit over one decade of 41 grid
     points has a standard error of about 0.012, and is within 0.035 (3 of them) of -0.37; a
     plateau gives 0; the decade ends where asked."""
-    n = cv.log_grid(1, 1e5, 40).astype(float)
+    n = evaluation_grid(1, 1e5, 40).astype(float)
     noisy = 3.0 * n**-0.37 * np.exp(0.05 * np.random.default_rng(1).standard_normal(n.size))
     assert abs(cv.fit_slope(n, noisy, 1e5) - (-0.37)) < 0.035
     assert abs(cv.fit_slope(n, np.full(n.size, 0.5), 1e5)) < 1e-12
@@ -89,7 +90,7 @@ def test_noiseless_runs_stay_below_corollary_1s_bound_plus_the_floor():
     value found and the design's E(d + 1) as the floor, on three d = 2 paths, at every n."""
     for seed in range(3):
         _, L, trace, designs = run(2, 0.0, "d_plus_1", 600, seed)
-        grid = cv.log_grid(3, 600, 10)
+        grid = evaluation_grid(3, 600, 10)
         curve = cv.running_min_on_grid(trace["evaluations"], trace["gradient_norms"] ** 2, grid)
         bound = cv.noiseless_bound(L, trace["values"][0], trace["values"].min(), grid, 2)
         assert np.all(curve <= bound + designs.get(3).value)

@@ -89,6 +89,10 @@ class LocalBO(FunctionOptimizer):
     default_noise_levels = (0.0, 0.05, 0.2)  # the paper's (section 3)
     default_paths_per_job = 10
 
+    def spends_whole_budget(self, sigma: float) -> bool:
+        """At sigma = 0 the BFGS driver stops when it has converged."""
+        return sigma > 0
+
     def cost(self, d: int, budget: int) -> Cost:
         """A safe bound: a noiseless d = 50 run at budget 5000 takes 0.1 s, a noisy d = 1 run
         about 7 s (one core, README "What the paper scale costs")."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 
 import numpy as np
 from scipy.optimize import minimize
@@ -36,6 +37,48 @@ def noiseless_design(
     return optimal_design(
         kernel, d, d + 1, settings.min_noise_var, True, rng, **settings.design_options()
     )
+
+
+def best_point_bfgs(
+    value_and_gradient: Callable[[np.ndarray], tuple[float, np.ndarray]],
+    x0: np.ndarray,
+    gtol: float,
+    max_iterations: int,
+    callback: Callable[[np.ndarray], None] | None = None,
+) -> tuple[np.ndarray, float, str]:
+    """Local BO's sigma = 0 step rule: scipy BFGS from x0, unconstrained, until it converges or
+    `value_and_gradient` raises `BudgetExhausted`.
+
+    Args:
+        value_and_gradient: (d,) x -> (f(x), (d,) gradient or its estimate).
+        x0: (d,) start. gtol: BFGS's gradient tolerance. max_iterations: BFGS's cap.
+        callback: called with each accepted (d,) iterate.
+
+    Returns:
+        (x, value, stop): the evaluated point with the least value (d,), that value, and
+        "converged", "budget" or BFGS's message.
+    """
+    best = {"value": np.inf, "x": np.array(x0, dtype=float)}
+
+    def tracked(x: np.ndarray) -> tuple[float, np.ndarray]:
+        value, grad = value_and_gradient(x)
+        if value < best["value"]:
+            best["value"], best["x"] = value, np.array(x, dtype=float)
+        return value, grad
+
+    try:
+        res = minimize(
+            tracked,
+            np.array(x0, dtype=float),
+            jac=True,
+            method="BFGS",
+            callback=callback,
+            options={"gtol": gtol, "maxiter": max_iterations},
+        )
+        stop = "converged" if res.success else "bfgs: " + str(res.message)
+    except BudgetExhausted:
+        stop = "budget"
+    return best["x"], float(best["value"]), stop
 
 
 def run_noiseless(
@@ -66,7 +109,6 @@ def run_noiseless(
     noise_var = objective.sigma**2 + settings.min_noise_var
     trace = Trace()
     trace.record(objective, x0)
-    best = {"value": np.inf, "x": np.array(x0, dtype=float)}
     past: deque[Batch] = deque(maxlen=settings.data_window)
     weights = design_gradient_weights(kernel, design, noise_var)
     calls = 0
@@ -79,27 +121,14 @@ def run_noiseless(
             objective, kernel, x, design, weights, noise_var, past, settings
         )
         calls += 1
-        value = float(batch.y[0])
-        if value < best["value"]:
-            best["value"], best["x"] = value, np.array(x, dtype=float)
-        return value, grad
+        return float(batch.y[0]), grad
 
     def record(xk: np.ndarray) -> None:
         trace.record(objective, xk)
 
-    try:
-        res = minimize(
-            value_and_estimate,
-            np.array(x0, dtype=float),
-            jac=True,
-            method="BFGS",
-            callback=record,
-            options={"gtol": settings.bfgs_gtol, "maxiter": 10 * objective.budget + 10},
-        )
-        stop = "converged" if res.success else "bfgs: " + str(res.message)
-    except BudgetExhausted:
-        stop = "budget"
-    x_final = best["x"]
+    x_final, _, stop = best_point_bfgs(
+        value_and_estimate, x0, settings.bfgs_gtol, 10 * objective.budget + 10, record
+    )
     trace.record(objective, x_final)
     return finish(objective, x_final, trace, start_time, iterations=calls, stop=stop)
 

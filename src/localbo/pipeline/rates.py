@@ -13,9 +13,12 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+import numpy as np
+
 from localbo.convergence import NOISELESS_SCHEDULE
 from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Jobs
+from localbo.pipeline.fig2 import log_grid
 from localbo.pipeline.files import sigma_label
 from localbo.pipeline.sections import as_config
 
@@ -79,6 +82,17 @@ class RatesSettings:
             for schedule in ((NOISELESS_SCHEDULE,) if sigma == 0 else self.schedules)
             for rule in self.step_rules
         ]
+
+
+def evaluation_grid(low: float, high: float, per_decade: int) -> np.ndarray:
+    """Evaluation counts from low to high, about per_decade per decade (`log_grid`), at which
+    the running minimum is kept.
+
+    Returns:
+        (k,) increasing int64 array that starts at round(low) and ends at round(high).
+    """
+    num = max(2, math.ceil(per_decade * math.log10(high / low)) + 1)
+    return np.asarray(log_grid(low, high, num), dtype=np.int64)
 
 
 class RatesJobs:
