@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from localbo.io import load_json
-from localbo.pipeline.gallery import make_gallery
+from localbo.pipeline.gallery import figure_of_rule, make_gallery
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -37,7 +37,18 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     assert len(provenance["commit"].removesuffix("-dirty")) == 40
     assert len(provenance["config_sha256"]) == 64
     figures = provenance["cpu_hours_per_figure"]
-    assert figures["Fig. 1"] == pytest.approx(2.01)  # 0.5 + 1.5 + 0.01
-    assert figures["Fig. 2"] == pytest.approx(0.1)
+    assert figures["fig1"] == pytest.approx(2.01)  # 0.5 + 1.5 + 0.01
+    assert figures["fig2"] == pytest.approx(0.1)
     assert figures["all"] == pytest.approx(2.11)
     assert provenance["cpu_hours_per_rule"]["fig1_run"]["jobs"] == 2
+
+
+def test_every_rule_counts_for_the_rules_file_that_defines_it():
+    figure = figure_of_rule(REPO / "workflow" / "rules")
+    assert figure["fig1_run"] == "fig1"
+    assert figure["restart_chunk"] == "fig3"
+    assert figure["gradient_estimate"] == "gradient_estimation"
+    assert figure["rbf_error_function"] == "rbf_error"  # a `use rule ... as` rule
+    assert set(figure.values()) == {p.stem for p in (REPO / "workflow" / "rules").glob("*.smk")} - {
+        "common"
+    }

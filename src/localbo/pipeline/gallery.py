@@ -15,6 +15,7 @@ import argparse
 import csv
 import datetime
 import hashlib
+import re
 import shutil
 import subprocess
 from collections import defaultdict
@@ -23,34 +24,17 @@ from typing import Any
 
 from localbo.io import save_json
 
-# which figure each rule works for (rules of no figure count under their own name)
-FIGURE_OF_RULE = {
-    "fig1_path": "Fig. 1",
-    "fig1_run": "Fig. 1",
-    "fig1_table": "Fig. 1",
-    "fig1_plot": "Fig. 1",
-    "error_function": "Fig. 2",
-    "fig2_table": "Fig. 2",
-    "fig2_plot": "Fig. 2",
-    "fig3_path": "Fig. 3",
-    "restart_chunk": "Fig. 3",
-    "fig3_table": "Fig. 3",
-    "fig3_plot": "Fig. 3",
-    "gradient_estimate": "Figs. 4, 5",
-    "gradient_estimation_table": "Figs. 4, 5",
-    "fig4_plot": "Figs. 4, 5",
-    "fig5_plot": "Figs. 4, 5",
-    "rates_smoothness": "Rates",
-    "rates_run": "Rates",
-    "rates_table": "Rates",
-    "rates_plot": "Rates",
-    "landscape_run": "Landscape",
-    "landscape_table": "Landscape",
-    "landscape_plot": "Landscape",
-    "rbf_error_function": "RBF error function",
-    "rbf_error_table": "RBF error function",
-    "rbf_error_plot": "RBF error function",
-}
+# a rule is defined in one workflow/rules/<figure>.smk file; its CPU-hours count for that figure
+RULE_DEFINITION = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+))", re.MULTILINE)
+
+
+def figure_of_rule(rules_dir: Path) -> dict[str, str]:
+    """Each rule's figure: the stem of the rules file that defines it (fig1_run -> "fig1")."""
+    return {
+        next(name for name in match.groups() if name): smk.stem
+        for smk in sorted(rules_dir.glob("*.smk"))
+        for match in RULE_DEFINITION.finditer(smk.read_text())
+    }
 
 
 def cpu_hours(benchmarks: Path) -> dict[str, dict[str, float]]:
@@ -67,11 +51,13 @@ def cpu_hours(benchmarks: Path) -> dict[str, dict[str, float]]:
     return dict(totals)
 
 
-def per_figure(rules: dict[str, dict[str, float]]) -> dict[str, float]:
-    """CPU-hours per figure (FIGURE_OF_RULE), and the total under "all"."""
+def per_figure(rules: dict[str, dict[str, float]], rules_dir: Path) -> dict[str, float]:
+    """CPU-hours per figure (`figure_of_rule`; a rule no file defines counts under its own
+    name), and the total under "all"."""
+    figure = figure_of_rule(rules_dir)
     figures: dict[str, float] = defaultdict(float)
     for rule, total in rules.items():
-        figures[FIGURE_OF_RULE.get(rule, rule)] += total["cpu_hours"]
+        figures[figure.get(rule, rule)] += total["cpu_hours"]
     figures["all"] = sum(total["cpu_hours"] for total in rules.values())
     return dict(figures)
 
@@ -93,7 +79,7 @@ def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
         "configs": [str(c) for c in configs],
         "config_sha256": digest.hexdigest(),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
-        "cpu_hours_per_figure": per_figure(rules),
+        "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),
         "cpu_hours_per_rule": rules,
     }
 
