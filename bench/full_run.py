@@ -1,11 +1,12 @@
-"""One whole GP-UCB run at the paper's settings on one core: its CPU seconds and progress log.
+"""Whole runs of a Fig. 1 method at the paper's settings on one core: CPU seconds and result.
 
-The pipeline's settings (the defaults of `GPUCBSettings`), sigma = 0, box [-5, 5]^d, from x = 0,
-on the bench's RBF sample path for d (the same as `bench_gp_ucb_exact.py`). Appends one JSON line
-per run to `--out`, the per-d cost that the README's cost table and the Fig. 1 rules' `runtime`
-come from.
+The method's defaults (its settings class, which `config/config.yaml` repeats), sigma = 0, box
+[-5, 5]^d, from x = 0, on the bench's RBF sample path for d (the same path for every method and
+as `bench_gp_ucb_exact.py`). Appends one JSON line per run to `--out`: the per-d costs the
+README's cost table and the methods' `cost()` models come from. The run's progress goes to the
+log (GP-UCB every 250 evaluations).
 
-    nice -n 5 python bench/gp_ucb_full_run.py --dims 1 5 10 20 30 50 --budget 5000
+    nice -n 5 python bench/full_run.py --method gp_ucb --dims 1 5 10 20 30 50 --budget 5000
 """
 
 from __future__ import annotations
@@ -18,10 +19,9 @@ from pathlib import Path
 
 from threadpoolctl import threadpool_limits
 
-from localbo.gp_ucb import GPUCB
 from localbo.kernels import RBF
 from localbo.objective import Box
-from localbo.optimizers import run_on_path
+from localbo.optimizers import optimizer_class, run_on_path
 from localbo.pipeline.runtime import keep_freed_memory
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
@@ -29,22 +29,26 @@ from localbo.seeding import rng_for
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--method", default="gp_ucb", help="a registered Fig. 1 method")
     parser.add_argument("--dims", type=int, nargs="+", default=[1, 5, 10, 20, 30, 50])
     parser.add_argument("--budget", type=int, default=5000)
-    parser.add_argument("--out", type=Path, default=Path("bench/results/gp_ucb_full_runs.jsonl"))
+    parser.add_argument("--out", type=Path, default=Path("bench/results/full_runs.jsonl"))
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    method = optimizer_class(args.method)()
     for d in args.dims:
         path = FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
         start = time.process_time()
         result = run_on_path(
-            GPUCB(), path, RBF(), 0.0, args.budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0)
+            method, path, RBF(), 0.0, args.budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0)
         )
         row = {
+            "method": args.method,
             "d": d,
             "budget": args.budget,
             "cpu_s": time.process_time() - start,
             "f": result.value,
+            **{k: v for k, v in result.info.items() if isinstance(v, int | float)},
         }
         print(row, flush=True)
         with args.out.open("a") as out:
