@@ -51,7 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.stats import norm
+from scipy.special import ndtr  # Phi, as scipy.stats.norm.cdf computes it, without its overhead
 
 from localbo.gp import GP
 from localbo.kernels import RBF, Kernel
@@ -95,7 +95,7 @@ def descent(mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, float]:
     probability p* = Phi(sqrt(mu^T Sigma^-1 mu))."""
     L, _ = cholesky(cov)
     v = cho_solve(L, mean)
-    return -v / np.linalg.norm(v), float(norm.cdf(math.sqrt(max(float(mean @ v), 0.0))))
+    return -v / np.linalg.norm(v), float(ndtr(math.sqrt(max(float(mean @ v), 0.0))))
 
 
 class DownhillQuadratic:
@@ -164,8 +164,21 @@ def sample_point(gp: GP, x: np.ndarray, mean: np.ndarray, box: Box, rng, setting
 
 
 def move(gp: GP, x: np.ndarray, box: Box, settings: MPDSettings) -> np.ndarray:
-    """Sub-steps along the most probable descent direction while p* >= min_probability."""
-    for _ in range(settings.max_substeps):
+    """Sub-steps along the most probable descent direction while p* >= min_probability.
+
+    The GP is fixed during a move, so each sub-step is a function of the point alone: once a
+    point repeats (bitwise), the sub-steps cycle through the same points with p* above the
+    threshold, up to `max_substeps`, and the end point is read off the cycle instead of walked
+    to. Common in d = 1: the iterate oscillates by one sub-step around the posterior mean's
+    minimum, where a confident GP keeps p* high (or sits on the boundary, a cycle of one).
+    """
+    seen: dict[bytes, int] = {}
+    orbit: list[np.ndarray] = []
+    for k in range(settings.max_substeps):
+        first = seen.setdefault(x.tobytes(), k)
+        if first < k:  # x_n = x_(first + (n - first) mod period) for every later n
+            return orbit[first + (settings.max_substeps - first) % (k - first)]
+        orbit.append(x)
         direction, probability = descent(*gradient_posterior(gp, x))
         if probability < settings.min_probability:
             break

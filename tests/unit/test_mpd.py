@@ -89,3 +89,32 @@ def test_mpd_converges_on_a_small_quadratic_and_spends_its_budget():
     assert result.evaluations == 120
     assert result.value < 1e-3
     assert result.info["best_observation_value"] < 1e-3
+
+
+def _walked(gp, x, box, settings):
+    """The move without the cycle shortcut: every sub-step walked (the oracle)."""
+    for _ in range(settings.max_substeps):
+        direction, probability = descent(*gradient_posterior(gp, x))
+        if probability < settings.min_probability:
+            break
+        x = box.project(x + settings.step * direction)
+    return x
+
+
+@pytest.mark.parametrize("max_substeps", [1000, 999, 60])
+def test_a_move_that_cycles_ends_where_walking_every_sub_step_ends(max_substeps, monkeypatch):
+    """A confident 1-d GP of x^2: the move oscillates around 0 with p* near 1, so only the cycle
+    shortcut stops it early; the end point (both parities, and a cap reached before the cycle
+    closes) is the walked one, bitwise, and far fewer sub-steps are computed."""
+    X = np.linspace(-0.2, 0.2, 5)[:, None]
+    gp = GP(RBF(), X, X[:, 0] ** 2, noise_var=1e-6)
+    settings = MPDSettings(max_substeps=max_substeps)
+    box, x = Box(-1, 1, 1), np.array([0.333])
+    calls = []
+    monkeypatch.setattr("localbo.mpd.descent", lambda m, c: calls.append(1) or descent(m, c))
+    end = move(gp, x, box, settings)
+    monkeypatch.undo()
+    walked = _walked(gp, x, box, settings)
+    assert end.tobytes() == walked.tobytes()
+    assert descent(*gradient_posterior(gp, walked))[1] > settings.min_probability  # it cycles
+    assert len(calls) < 60
