@@ -238,10 +238,13 @@ class TuRBO(FunctionOptimizer):
     default_paths_per_job = 5
 
     def cost(self, d: int, budget: int) -> Cost:
-        """A step draws min(100 d, 5000) candidates' random features (`thompson_features` each)
-        and kernel rows to the region's data (at most the budget): about 5e-10 s per
-        multiply-add (measured on one core: d = 50, 500 evaluations, 75 s)."""
+        """A step is led by the Thompson draw's random features at the m = min(100 d, 5000)
+        candidates: m M cosines and an (m, d) x (d, M) product. Fitted to whole runs of 5000
+        on one core (bench/full_run.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 11 / 38 / 81 / 184 /
+        334 / 769 s) as 2 ms + m M (10.3 + 0.36 d) ns per step, within 5 % for d >= 5 (40 % over
+        at d = 1)."""
         m = min(100 * d, 5000)
-        per_step = 5e-10 * m * d * (self.settings.thompson_features + budget / 2)
-        features_mb = 8 * m * self.settings.thompson_features // 2**20
+        features = self.settings.thompson_features
+        per_step = 2e-3 + m * features * (10.3 + 0.36 * d) * 1e-9
+        features_mb = 8 * m * features // 2**20
         return Cost(seconds=budget * per_step + 1.0, mem_mb=8 * budget**2 // 2**20 + features_mb)
