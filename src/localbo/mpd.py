@@ -253,9 +253,9 @@ class MPD(FunctionOptimizer):
     default_paths_per_job = 5
 
     def cost(self, d: int, budget: int) -> Cost:
-        """Per evaluation one acquisition optimization over a window of 5 d points: measured
-        (one core, budget 500 at d = 10 and 204 at d = 50, before raw samples were scored
-        without gradients, so now an upper bound) 0.048 and 0.105 s, fitted as
-        0.045 + 1e-6 window^2 s."""
-        window = self.settings.window_factor * d
-        return Cost(seconds=budget * (0.045 + 1e-6 * window**2) + 1.0)
+        """Per evaluation one acquisition optimization (raw samples and L-BFGS-B restarts in d
+        dimensions over a window of 5 d points). Fitted to whole runs of 5000 on one core
+        (bench/full_run.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 13 / 94 / 108 / 167 / 234 / 426 s)
+        as 14 + 0.6 d + 0.0165 d^2 ms per evaluation, within 7 % for d >= 5 (d = 1, a 1-d
+        acquisition, costs a fifth of it)."""
+        return Cost(seconds=budget * (0.014 + 6e-4 * d + 1.65e-5 * d**2) + 1.0)
