@@ -36,9 +36,18 @@ def test_every_npz_is_read_without_pickle():
         assert flags["allow_pickle"].value is False
 
 
+def builtin_calls(name: str):
+    """Calls of the builtin `name` (bare or as builtins.name), not of a method with that name
+    such as re.compile."""
+    for path, node in calls(name):
+        func = node.func
+        if isinstance(func, ast.Name) or getattr(func.value, "id", "") == "builtins":
+            yield path, node
+
+
 def test_nothing_evaluates_strings():
     for name in ("eval", "exec", "compile", "__import__"):
-        found = [f"{p.name}:{n.lineno}" for p, n in calls(name)]
+        found = [f"{p.name}:{n.lineno}" for p, n in builtin_calls(name)]
         assert not found, f"{name} called at {found}"
     for path in CODE:
         assert "shell=True" not in path.read_text(), path.name
