@@ -389,10 +389,12 @@ class GPUCB(FunctionOptimizer):
     default_paths_per_job = 1
 
     def cost(self, d: int, budget: int) -> Cost:
-        """Whole runs of 5000 on one core (bench/gp_ucb_full_run.py): d = 20 / 30 / 50 in
-        141-209 s, d = 10 about 4500 s (the refinement dominates in d <= 10), so c_d budget^3
-        with c_d = 4e-8 for d <= 10, else 2e-9; the factor's buffer, twice for slack."""
-        coefficient = 4e-8 if d <= 10 else 2e-9
+        """c_d budget^3 + 10 ms per evaluation, fitted to whole runs of 5000 on one core
+        (bench/full_run.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 552 / 834 / 3827 / 209 / 141 / 185
+        s): c_d = 6.5e-9 below d = 10, 3e-8 from 10 (the acquisition's refinement dominates;
+        d = 10 is the dearest) and 1.5e-9 from 20, within 3 % of d = 5, 10 and 20 and at most
+        1.7x over elsewhere; memory for the factor and its buffer."""
+        coefficient = 6.5e-9 if d < 10 else 3e-8 if d < 20 else 1.5e-9
         return Cost(
-            seconds=coefficient * budget**3 + 0.05 * budget, mem_mb=2 * 8 * budget**2 // 2**20
+            seconds=coefficient * budget**3 + 0.01 * budget, mem_mb=2 * 8 * budget**2 // 2**20
         )
