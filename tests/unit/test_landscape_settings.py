@@ -33,6 +33,10 @@ def settings(override: str):
             "fig1: {methods: {exact_gradient: {noise_levels: [0.1]}}}",
             "fig1.methods.exact_gradient.noise_levels: must contain 0",
         ),
+        (
+            "fig1: {methods: {local_bo: {dims: [1, 5]}}}",
+            r"fig1.methods.local_bo.dims: the landscape section reads its runs at d = \[10, 20",
+        ),
     ],
 )
 def test_checks_name_the_key(override, message):

@@ -121,6 +121,23 @@ def test_a_null_method_section_leaves_the_method_out():
     assert list(load_settings(config).fig1.methods.methods) == others
 
 
+def test_a_method_runs_at_its_own_dims_only():
+    """`dims` of a method section (a slow method run in parts, d by d) selects its jobs."""
+    config = copy.deepcopy(CONFIG)
+    update_config(config, {"fig1": {"methods": {"gp_ucb": {"dims": [30, 50]}}}})
+    validate(config, str(SCHEMA))
+    settings = load_settings(config)
+    files = settings.fig1_jobs().run_files("{method} {d} {sigma} {chunk}")
+    assert {f.split()[1] for f in files if f.startswith("gp_ucb ")} == {"30", "50"}
+    assert {f.split()[1] for f in files if f.startswith("turbo ")} == {
+        str(d) for d in settings.fig1.dims
+    }
+    assert settings.fig1.dims_of("gp_ucb") == (30, 50)
+    update_config(config, {"fig1": {"methods": {"gp_ucb": {"dims": []}}}})
+    with pytest.raises(ConfigError, match="fig1.methods.gp_ucb.dims: empty"):
+        load_settings(config)  # not only the schema: an empty list is not "every d"
+
+
 # (override over the tiny config, text the error must contain): the schema's cases and the
 # semantic checks' cases, all in-process (tests/workflow/test_bad_configs.py runs two end to end)
 BAD_CONFIGS = {
@@ -153,6 +170,11 @@ BAD_CONFIGS = {
         "fig1:\n  methods: {local_bo: {noise_levels: [0.1]}}\n",
         "fig1.methods.local_bo.noise_levels",
     ),
+    "method-dims-outside-the-figure": (
+        "fig1:\n  methods: {gp_ucb: {dims: [1, 7]}}\n",
+        "fig1.methods.gp_ucb.dims: [7] not in fig1.dims",
+    ),
+    "method-dims-empty": ("fig1:\n  methods: {turbo: {dims: []}}\n", "['turbo']['dims']"),
     "unknown-schedule": ("fig1:\n  methods: {local_bo: {schedule: d_t3}}\n", "schedule"),
     "delta-above-1": ("fig1:\n  methods: {gp_ucb: {delta: 1.5}}\n", "delta"),
     "no-paths": ("fig1:\n  num_paths: 0\n", "num_paths"),

@@ -1,8 +1,8 @@
 """Fig. 1, local solutions: its config section, its methods and what one job needs.
 
 A method is in Fig. 1 when `fig1.methods` has a section for it (a `null` section leaves it out).
-The section's job keys (`noise_levels`, `paths_per_job`, `budget`, `module`) say where and how
-it runs; every other key is a field of the optimizer's settings dataclass, found in the registry
+The section's job keys (`noise_levels`, `dims`, `paths_per_job`, `budget`, `module`) say where
+and how it runs; every other key is a field of the optimizer's settings dataclass, found in the registry
 of `localbo.optimizers` by the section's name. A job is (method, d, sigma, chunk of paths).
 """
 
@@ -24,6 +24,8 @@ class MethodJobs:
     Attributes:
         noise_levels: noise standard deviations run for this method (default: the optimizer
             class's `default_noise_levels`).
+        dims: the dimensions of fig1.dims run for this method (None: all of them); a slow
+            method can be left out where it is unaffordable, or run in parts, d by d.
         paths_per_job: sample paths run one after the other in one job (default: the class's
             `default_paths_per_job`).
         budget: evaluations per run (None: fig1.budget).
@@ -32,6 +34,7 @@ class MethodJobs:
 
     noise_levels: tuple[float, ...]
     paths_per_job: int
+    dims: tuple[int, ...] | None = None
     budget: int | None = None
     module: str | None = None
 
@@ -133,6 +136,11 @@ class Fig1Settings:
     def method(self, name: str) -> Method:
         return self.methods.methods[name]
 
+    def dims_of(self, name: str) -> tuple[int, ...]:
+        """Dimensions run for a method: its own `dims`, else fig1.dims."""
+        dims = self.method(name).jobs.dims
+        return self.dims if dims is None else dims
+
     def budget_of(self, name: str) -> int:
         """Evaluations per run of a method: its own `budget`, else fig1.budget."""
         return self.method(name).jobs.budget or self.budget
@@ -160,6 +168,18 @@ class Fig1Settings:
         if not self.methods.methods:
             errors.append("fig1.methods: no method to run (every section is null)")
         errors += budget_pays_one_gradient(self.budget, max(self.dims), "d")
+        for name, m in self.methods.methods.items():
+            if m.jobs.dims == ():
+                errors.append(
+                    f"fig1.methods.{name}.dims: empty (null runs every d of fig1.dims; "
+                    f"`{name}: null` leaves the method out)"
+                )
+            outside = sorted(set(m.jobs.dims or ()) - set(self.dims))
+            if outside:
+                errors.append(
+                    f"fig1.methods.{name}.dims: {outside} not in fig1.dims {list(self.dims)} "
+                    "(the figure's dimensions)"
+                )
         local = self.methods.methods.get("local_bo")
         if local is not None and 0 not in local.jobs.noise_levels:
             errors.append(
@@ -206,7 +226,7 @@ class Fig1Jobs:
         return [
             pattern.format(method=name, d=d, sigma=sigma_label(s), chunk=c)
             for name, m in self.settings.methods.methods.items()
-            for d in self.settings.dims
+            for d in self.settings.dims_of(name)
             for s in m.jobs.noise_levels
             for c in range(len(self.chunks(name)))
         ]

@@ -76,6 +76,11 @@ class LandscapeJobs:
                     f"fig1.methods.{name}.noise_levels: must contain 0 (the landscape section "
                     f"reads the sigma = 0 runs)"
                 )
+            elif missing := sorted(set(s.dims) & set(fig1.dims) - set(fig1.dims_of(name))):
+                errors.append(
+                    f"fig1.methods.{name}.dims: the landscape section reads its runs at "
+                    f"d = {missing}; add them (or drop them from landscape.dims)"
+                )
         return errors
 
     def chunks(self) -> list[list[int]]:
