@@ -134,7 +134,7 @@ def test_a_method_runs_at_its_own_dims_only():
     }
     assert settings.fig1.dims_of("gp_ucb") == (30, 50)
     update_config(config, {"fig1": {"methods": {"gp_ucb": {"dims": []}}}})
-    with pytest.raises(ConfigError, match="fig1.methods.gp_ucb.dims: empty"):
+    with pytest.raises(ConfigError, match=r"fig1\.methods\.gp_ucb\.dims: empty"):
         load_settings(config)  # not only the schema: an empty list is not "every d"
 
 

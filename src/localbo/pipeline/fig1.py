@@ -2,8 +2,8 @@
 
 A method is in Fig. 1 when `fig1.methods` has a section for it (a `null` section leaves it out).
 The section's job keys (`noise_levels`, `dims`, `paths_per_job`, `budget`, `module`) say where
-and how it runs; every other key is a field of the optimizer's settings dataclass, found in the registry
-of `localbo.optimizers` by the section's name. A job is (method, d, sigma, chunk of paths).
+and how it runs; every other key is a field of the optimizer's settings dataclass, found in the
+registry of `localbo.optimizers` by the section's name. A job is (method, d, sigma, chunk of paths).
 """
 
 from __future__ import annotations
