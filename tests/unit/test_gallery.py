@@ -27,13 +27,21 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(HEADER + f"1.0\t0:00:01\t1\t1\t1\t1\t0\t0\t0\t{seconds}\n")
     (run / "benchmarks" / "fig1_table.tsv").write_text(HEADER + "1\t0\t1\t1\t1\t1\t0\t0\t0\t36\n")
-    config = tmp_path / "config.yaml"
-    config.write_text("seed: 1\n")
-    copied = make_gallery(run, tmp_path / "gallery", [config], REPO)
+    override = tmp_path / "paper_part.yaml"
+    override.write_text("seed: 1\n")
+    configs = [REPO / "config" / "config.yaml", override]
+    copied = make_gallery(run, tmp_path / "gallery", configs, REPO)
     names = sorted(p.name for p in copied)
-    # PNG, CSV and the config, not the PDF
-    assert names == ["config-config.yaml", "fig1-local_solutions.csv", "fig1_local_solutions.png"]
+    # PNG, CSV and the configs, not the PDF
+    assert names == [
+        "config-config.yaml",
+        "config-paper_part.yaml",
+        "fig1-local_solutions.csv",
+        "fig1_local_solutions.png",
+    ]
     provenance = load_json(tmp_path / "gallery" / "provenance.json")
+    # named in the repository, or by the copy beside the provenance: no path of this machine
+    assert provenance["configs"] == ["config/config.yaml", "config-paper_part.yaml"]
     assert len(provenance["commit"].removesuffix("-dirty")) == 40
     assert len(provenance["config_sha256"]) == 64
     figures = provenance["cpu_hours_per_figure"]

@@ -62,8 +62,21 @@ def per_figure(rules: dict[str, dict[str, float]], rules_dir: Path) -> dict[str,
     return dict(figures)
 
 
-def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
-    """Commit, config hash, date and CPU-hours of the run in `run`."""
+def recorded_path(config: Path, copy: Path, repo: Path) -> str:
+    """How the provenance names a config file: its path in the repository, else that of its copy
+    in the gallery, else the copy's name (an override file elsewhere, e.g. in the run
+    directory, would be a path on one machine only)."""
+    for path in (config, copy):
+        try:
+            return str(path.resolve().relative_to(repo.resolve()))
+        except ValueError:
+            continue
+    return copy.name
+
+
+def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any]:
+    """Commit, config hash, date and CPU-hours of the run in `run`; `configs` maps each config
+    file's recorded name to the file."""
     commit = subprocess.run(  # "-dirty" when the tree had uncommitted changes
         ["git", "-C", str(repo), "describe", "--always", "--dirty", "--abbrev=40"],
         capture_output=True,
@@ -71,12 +84,12 @@ def provenance(run: Path, configs: list[Path], repo: Path) -> dict[str, Any]:
         check=True,
     ).stdout.strip()
     digest = hashlib.sha256()
-    for config in configs:
+    for config in configs.values():
         digest.update(config.read_bytes())
     rules = cpu_hours(run / "benchmarks")
     return {
         "commit": commit,
-        "configs": [str(c) for c in configs],
+        "configs": list(configs),
         "config_sha256": digest.hexdigest(),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),
@@ -96,11 +109,13 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
         target = out / "-".join(parts)
         shutil.copyfile(source, target)
         copied.append(target)
+    recorded = {}
     for config in configs:  # the configs the hash is of, beside it
         target = out / f"config-{config.name}"
         shutil.copyfile(config, target)
         copied.append(target)
-    save_json(out / "provenance.json", provenance(run, configs, repo))
+        recorded[recorded_path(config, target, repo)] = config
+    save_json(out / "provenance.json", provenance(run, recorded, repo))
     return copied
 
 
