@@ -8,26 +8,15 @@ byte for byte."""
 
 from localbo.pipeline.runtime import snakemake_job
 
-COLUMNS = [
-    "method",
-    "d",
-    "sigma",
-    "path",
-    "value",
-    "gradient_norm",
-    "evaluations",
-    "iterations",
-    "stop",
-]
-
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import load_json, save_csv
+    from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 
     smk = snakemake  # noqa: F821
     rows = [run for path in smk.input for run in load_json(path)]
-    extra = sorted({key for row in rows for key in row} - set(COLUMNS) - {"seconds"})
-    columns = COLUMNS + extra
+    extra = sorted({key for row in rows for key in row} - set(TABLE_COLUMNS) - {"seconds"})
+    columns = [*TABLE_COLUMNS, *extra]
     rows = [{key: row.get(key, "") for key in columns} for row in rows]
-    rows.sort(key=lambda r: (r["method"], r["sigma"], r["d"], r["path"]))
+    rows.sort(key=table_order)
     save_csv(smk.output[0], rows, columns)
     log.info("wrote %d rows", len(rows))

@@ -8,6 +8,7 @@ new file gets (0666 less the umask), so a group can read results on a shared clu
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import tempfile
@@ -89,6 +90,12 @@ def save_csv(path: str | Path, rows: list[dict[str, Any]], columns: list[str]) -
             handle.write(",".join(_csv_field(row[c]) for c in columns) + "\n")
 
     _write_text(path, write)
+
+
+def load_csv(path: str | Path) -> list[dict[str, str]]:
+    """The rows of a CSV file with a header, as strings (`save_csv` writes them back unchanged)."""
+    with open(path, newline="") as handle:
+        return list(csv.DictReader(handle))
 
 
 def _csv_field(value: Any) -> str:

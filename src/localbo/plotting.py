@@ -44,11 +44,13 @@ def set_style() -> None:
 
 
 def save_figure(
-    fig: plt.Figure, pdf_path: str | Path, png_path: str | Path, dpi: int = 200
+    fig: plt.Figure, pdf_path: str | Path | None, png_path: str | Path, dpi: int = 200
 ) -> None:
-    """Write a figure as PDF and PNG atomically with fixed metadata, then close it."""
-    with atomic_path(pdf_path, suffix=".pdf") as tmp:
-        fig.savefig(tmp, format="pdf", metadata=_PDF_METADATA)
+    """Write a figure as PDF (unless None: a gallery keeps PNGs only) and PNG atomically with
+    fixed metadata, then close it."""
+    if pdf_path is not None:
+        with atomic_path(pdf_path, suffix=".pdf") as tmp:
+            fig.savefig(tmp, format="pdf", metadata=_PDF_METADATA)
     with atomic_path(png_path, suffix=".png") as tmp:
         fig.savefig(tmp, format="png", dpi=dpi, metadata=_PNG_METADATA)
     plt.close(fig)

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from localbo.io import load_json
-from localbo.pipeline.gallery import figure_of_rule, make_gallery
+from localbo.pipeline.gallery import add_to_gallery, figure_of_rule, make_gallery, method_labels
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -60,3 +60,75 @@ def test_every_rule_counts_for_the_rules_file_that_defines_it():
     assert set(figure.values()) == {p.stem for p in (REPO / "workflow" / "rules").glob("*.smk")} - {
         "common"
     }
+
+
+def fig1_run(root: Path, rows: list[tuple[str, int, int, float]], cpu_seconds: float) -> Path:
+    """A run directory holding only a Fig. 1 table of (method, d, path, value) runs at sigma 0."""
+    table = root / "results" / "fig1" / "local_solutions.csv"
+    table.parent.mkdir(parents=True)
+    lines = ["method,d,sigma,path,value,gradient_norm,evaluations,iterations,stop,restarts"]
+    for method, d, path, value in rows:
+        restarts = "3" if method == "turbo" else ""
+        lines.append(f'{method},{d},0.0,{path},{value!r},0.1,50,49,"budget, spent",{restarts}')
+    table.write_text("\n".join(lines) + "\n")
+    tsv = root / "benchmarks" / "fig1_run" / "x.tsv"
+    tsv.parent.mkdir(parents=True)
+    tsv.write_text(HEADER + f"1.0\t0:00:01\t1\t1\t1\t1\t0\t0\t0\t{cpu_seconds}\n")
+    return root
+
+
+def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_path):
+    local = [("local_bo", d, i, -0.5 * d - 0.1 * i) for d in (1, 5) for i in range(3)]
+    first = fig1_run(tmp_path / "first", [*local, ("turbo", 1, 0, -1.25)], 3600.0)
+    (first / "figures").mkdir()
+    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
+    gallery = tmp_path / "gallery"
+    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+    before = (gallery / "fig1-local_solutions.csv").read_text().splitlines()
+
+    part = tmp_path / "part.yaml"
+    part.write_text("fig1:\n  methods:\n    turbo: null\n")
+    second = fig1_run(tmp_path / "second", [local[4], ("gp_ucb", 5, 0, -2.0)], 1800.0)
+    add_to_gallery(second, gallery, [REPO / "config" / "config.yaml", part], REPO)
+    after = (gallery / "fig1-local_solutions.csv").read_text().splitlines()
+    # the held rows come back unchanged (a quoted field included), the new run in table order
+    assert [line for line in after if not line.startswith("gp_ucb")] == before
+    assert after[1].startswith("gp_ucb,5,0.0,0,-2.0,")
+    assert (gallery / "fig1_local_solutions.png").read_bytes()[:4] == b"\x89PNG"  # redrawn
+    provenance = load_json(gallery / "provenance.json")
+    assert [p["runs_added"] for p in provenance["parts"][1:]] == [1]
+    assert provenance["parts"][1]["runs_reproduced"] == 1
+    assert provenance["parts"][1]["configs"] == ["config/config.yaml", "config-part.yaml"]
+    assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.5)
+
+    # a run that comes back different is refused, and nothing in the gallery changes
+    changed = fig1_run(tmp_path / "changed", [("local_bo", 1, 2, -0.75), ("mpd", 1, 0, -1.0)], 1.0)
+    with pytest.raises(
+        ValueError, match=r"\('local_bo', 0.0, 1, 2\).* value: -0.7 there, -0.75 here"
+    ):
+        add_to_gallery(changed, gallery, [REPO / "config" / "config.yaml"], REPO)
+    again = fig1_run(tmp_path / "again", [local[0]], 1.0)
+    with pytest.raises(ValueError, match="adds no run"):
+        add_to_gallery(again, gallery, [REPO / "config" / "config.yaml"], REPO)
+    assert (gallery / "fig1-local_solutions.csv").read_text().splitlines() == after
+    # a part's config may not overwrite another of the same name
+    other = tmp_path / "other" / "part.yaml"
+    other.parent.mkdir()
+    other.write_text("fig1:\n  methods:\n    mpd: null\n")
+    new = fig1_run(tmp_path / "new", [("mpd", 1, 1, -1.0)], 1.0)
+    with pytest.raises(ValueError, match=r"holds another part\.yaml"):
+        add_to_gallery(new, gallery, [other], REPO)
+
+
+def test_only_the_fig1_table_grows_by_parts(tmp_path):
+    run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -1.0)], 1.0)
+    (run / "results" / "fig2").mkdir()
+    (run / "results" / "fig2" / "error.csv").write_text("a\n1\n")
+    with pytest.raises(ValueError, match=r"fig2/error\.csv needs its own gallery"):
+        add_to_gallery(run, tmp_path / "gallery", [], REPO)
+
+
+def test_panels_follow_the_configs_then_the_table():
+    labels = method_labels([REPO / "config" / "config.yaml"], {"mpd", "local_bo", "gp_ucb"})
+    assert list(labels) == ["local_bo", "gp_ucb", "mpd"]
+    assert labels["gp_ucb"] == "GP-UCB"

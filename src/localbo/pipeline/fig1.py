@@ -41,6 +41,26 @@ class MethodJobs:
 
 JOB_KEYS = tuple(MethodJobs.__dataclass_fields__)
 
+# The columns of Fig. 1's table (results/fig1/local_solutions.csv) common to every method, in
+# order; each method's other scalars follow in name order. A run is (method, d, sigma, path).
+TABLE_COLUMNS = (
+    "method",
+    "d",
+    "sigma",
+    "path",
+    "value",
+    "gradient_norm",
+    "evaluations",
+    "iterations",
+    "stop",
+)
+
+
+def table_order(row: dict[str, Any]) -> tuple[str, float, int, int]:
+    """Where a run's row (values or their CSV strings) stands in the table: by method, sigma, d
+    and path; the identity of the run."""
+    return row["method"], float(row["sigma"]), int(row["d"]), int(row["path"])
+
 
 @dataclass(frozen=True)
 class Method:

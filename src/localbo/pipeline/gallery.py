@@ -7,6 +7,16 @@ The provenance (`provenance.json`) says which commit the gallery was made at (`-
 tree had uncommitted changes; make it right after the run), the SHA-256 of the config
 files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
 (the `cpu_time` column Snakemake writes), so the README's cost table is read from it.
+
+A paper-scale Fig. 1 is run in parts, a few (method, d) cells at a time, each in a run directory
+of its own (a directory does not outlive a machine). With `--add`, a part's runs join the Fig. 1
+table of an existing gallery instead of replacing it:
+
+    python -m localbo.pipeline.gallery RUN_DIR figures/paper-partial/fig1 --add --config ...
+
+A run the gallery already holds must come back with the same row, byte for byte (the pipeline
+reproduces itself); a new run is added, the figure is redrawn from the merged table, and the
+provenance lists the parts, each with what it added and what it reproduced.
 """
 
 from __future__ import annotations
@@ -22,7 +32,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from localbo.io import save_json
+import pandas as pd
+import yaml
+
+from localbo.io import load_csv, load_json, save_csv, save_json
+from localbo.optimizers import optimizer_class
+from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
+from localbo.pipeline.local_solutions_figure import local_solutions_figure
+from localbo.plotting import save_figure
 
 # a rule is defined in one workflow/rules/<figure>.smk file; its CPU-hours count for that figure
 RULE_DEFINITION = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+))", re.MULTILINE)
@@ -103,10 +120,7 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     out.mkdir(parents=True, exist_ok=True)
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
-        # tables keep their folder in the name (results/fig1/local_solutions.csv ->
-        # fig1-local_solutions.csv), so two tables of one name cannot overwrite each other
-        parts = source.relative_to(run).parts[1:]
-        target = out / "-".join(parts)
+        target = out / gallery_name(run, source)
         shutil.copyfile(source, target)
         copied.append(target)
     recorded = {}
@@ -119,14 +133,118 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     return copied
 
 
+# Fig. 1's table and figure: in a run directory, and as a gallery names them
+FIG1_TABLE = Path("results", "fig1", "local_solutions.csv")
+FIG1_FIGURE = "fig1_local_solutions.png"
+
+
+def gallery_name(run: Path, source: Path) -> str:
+    """A run file's name in a gallery: tables keep their folder in the name
+    (results/fig1/local_solutions.csv -> fig1-local_solutions.csv), so two tables of one name
+    cannot overwrite each other."""
+    return "-".join(source.relative_to(run).parts[1:])
+
+
+def merge_runs(
+    held: list[dict[str, str]], new: list[dict[str, str]]
+) -> tuple[list[dict[str, str]], list[str], int]:
+    """Fig. 1's table of the runs of both (CSV rows), in table order.
+
+    Returns:
+        The rows, the columns (the common ones, then the others in name order) and how many of
+        `new` the gallery held already.
+
+    Raises:
+        ValueError: a run of both differs in some column.
+    """
+    columns = {c for row in held + new for c in row}
+    columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
+    rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
+    reproduced = 0
+    for row in new:
+        row = {c: row.get(c, "") for c in columns}
+        key = table_order(row)
+        if key in rows:
+            differ = [c for c in columns if rows[key][c] != row[c]]
+            if differ:
+                raise ValueError(
+                    f"run {key} (method, sigma, d, path) differs from the gallery's in "
+                    f"{differ[0]}: {rows[key][differ[0]]} there, {row[differ[0]]} here"
+                )
+            reproduced += 1
+        rows[key] = row
+    return [rows[key] for key in sorted(rows)], columns, reproduced
+
+
+def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
+    """Each method's label in panel order: that of fig1.methods in the config files (later files
+    may add methods), then any other method of the table by name."""
+    sections: dict[str, Any] = {}
+    for config in configs:
+        loaded = yaml.safe_load(config.read_text()) or {}
+        sections.update((loaded.get("fig1") or {}).get("methods") or {})
+    order = [m for m in sections if m in methods] + sorted(methods - set(sections))
+    return {m: optimizer_class(m, (sections.get(m) or {}).get("module")).label for m in order}
+
+
+def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
+    """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring).
+
+    Returns:
+        The files written.
+
+    Raises:
+        ValueError: the run has tables other than Fig. 1's (they make a gallery of their own),
+            a run differs from the gallery's, a config of the same name differs, or the run adds
+            nothing.
+    """
+    others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / FIG1_TABLE]
+    if others:
+        raise ValueError(f"only Fig. 1's table grows by parts; {others[0]} needs its own gallery")
+    table = out / gallery_name(run, run / FIG1_TABLE)
+    held, new = load_csv(table), load_csv(run / FIG1_TABLE)
+    rows, columns, reproduced = merge_runs(held, new)
+    if len(rows) == len(held):
+        raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
+    recorded, copies = {}, []
+    for config in configs:
+        copy = out / f"config-{config.name}"
+        if copy.exists() and copy.read_bytes() != config.read_bytes():
+            raise ValueError(f"{copy} holds another {config.name}: rename the part's config")
+        copies.append((config, copy))
+        recorded[recorded_path(config, copy, repo)] = config
+    part = provenance(run, recorded, repo)
+    part.update(runs_added=len(rows) - len(held), runs_reproduced=reproduced)
+    before = load_json(out / "provenance.json")
+    parts = [*before.get("parts", [before]), part]
+    figures: dict[str, float] = defaultdict(float)
+    for earlier in parts:
+        for figure, hours in earlier["cpu_hours_per_figure"].items():
+            figures[figure] += hours
+
+    save_csv(table, rows, columns)
+    for config, copy in copies:
+        shutil.copyfile(config, copy)
+    methods = {row["method"] for row in rows}
+    labels = method_labels([c for c, _ in copies], methods)
+    figure = local_solutions_figure(pd.read_csv(table), labels)
+    save_figure(figure, None, out / FIG1_FIGURE)
+    save_json(out / "provenance.json", {"cpu_hours_per_figure": dict(figures), "parts": parts})
+    return [table, *(copy for _, copy in copies), out / FIG1_FIGURE, out / "provenance.json"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("run", type=Path, help="the run directory (figures/, results/, ...)")
     parser.add_argument("out", type=Path, help="the gallery folder, e.g. figures/paper")
     parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
+    parser.add_argument(
+        "--add", action="store_true", help="add the run's Fig. 1 runs to the gallery in OUT"
+    )
     args = parser.parse_args()
-    for path in make_gallery(args.run, args.out, args.config, args.repo):
+    make = add_to_gallery if args.add else make_gallery
+    for path in make(args.run, args.out, args.config, args.repo):
         print(path)
 
 
