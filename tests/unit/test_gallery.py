@@ -122,6 +122,8 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
 
 def test_only_the_fig1_table_grows_by_parts(tmp_path):
     run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -1.0)], 1.0)
+    with pytest.raises(ValueError, match=r"no Fig\. 1 table to add to"):
+        add_to_gallery(run, tmp_path / "gallery", [], REPO)
     (run / "results" / "fig2").mkdir()
     (run / "results" / "fig2" / "error.csv").write_text("a\n1\n")
     with pytest.raises(ValueError, match=r"fig2/error\.csv needs its own gallery"):

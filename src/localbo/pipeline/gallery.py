@@ -194,14 +194,16 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
         The files written.
 
     Raises:
-        ValueError: the run has tables other than Fig. 1's (they make a gallery of their own),
-            a run differs from the gallery's, a config of the same name differs, or the run adds
-            nothing.
+        ValueError: the gallery has no Fig. 1 table, the run has tables other than Fig. 1's
+            (they make a gallery of their own), a run differs from the gallery's, a config of
+            the same name differs, or the run adds nothing.
     """
     others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / FIG1_TABLE]
     if others:
         raise ValueError(f"only Fig. 1's table grows by parts; {others[0]} needs its own gallery")
     table = out / gallery_name(run, run / FIG1_TABLE)
+    if not table.exists():
+        raise ValueError(f"{out} has no Fig. 1 table to add to: make the gallery without --add")
     held, new = load_csv(table), load_csv(run / FIG1_TABLE)
     rows, columns, reproduced = merge_runs(held, new)
     if len(rows) == len(held):
