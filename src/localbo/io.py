@@ -102,6 +102,6 @@ def _csv_field(value: Any) -> str:
     if isinstance(value, float | np.floating):
         return repr(float(value))
     text = str(value)
-    if any(ch in text for ch in ',"\n'):
+    if any(ch in text for ch in ',"\n\r'):
         text = '"' + text.replace('"', '""') + '"'
     return text

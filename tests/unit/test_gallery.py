@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from localbo.io import load_json
+from localbo.io import load_csv, load_json
 from localbo.pipeline.gallery import add_to_gallery, figure_of_rule, make_gallery, method_labels
 
 REPO = Path(__file__).resolve().parents[2]
@@ -62,14 +62,19 @@ def test_every_rule_counts_for_the_rules_file_that_defines_it():
     }
 
 
-def fig1_run(root: Path, rows: list[tuple[str, int, int, float]], cpu_seconds: float) -> Path:
-    """A run directory holding only a Fig. 1 table of (method, d, path, value) runs at sigma 0."""
+def fig1_run(
+    root: Path, rows: list[tuple[str, int, int, float]], cpu_seconds: float, extra: str = ""
+) -> Path:
+    """A run directory holding only a Fig. 1 table of (method, d, path, value) runs at sigma 0,
+    with TuRBO's `restarts` column and optionally one more (`extra`, 7 in every row)."""
     table = root / "results" / "fig1" / "local_solutions.csv"
     table.parent.mkdir(parents=True)
-    lines = ["method,d,sigma,path,value,gradient_norm,evaluations,iterations,stop,restarts"]
+    header = "method,d,sigma,path,value,gradient_norm,evaluations,iterations,stop,restarts"
+    lines = [header + (f",{extra}" if extra else "")]
     for method, d, path, value in rows:
         restarts = "3" if method == "turbo" else ""
-        lines.append(f'{method},{d},0.0,{path},{value!r},0.1,50,49,"budget, spent",{restarts}')
+        line = f'{method},{d},0.0,{path},{value!r},0.1,50,49,"budget, spent",{restarts}'
+        lines.append(line + (",7" if extra else ""))
     table.write_text("\n".join(lines) + "\n")
     tsv = root / "benchmarks" / "fig1_run" / "x.tsv"
     tsv.parent.mkdir(parents=True)
@@ -98,7 +103,7 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     provenance = load_json(gallery / "provenance.json")
     assert [p["runs_added"] for p in provenance["parts"][1:]] == [1]
     assert provenance["parts"][1]["runs_reproduced"] == 1
-    assert provenance["parts"][1]["configs"] == ["config/config.yaml", "config-part.yaml"]
+    assert provenance["parts"][1]["configs"] == ["config/config.yaml", "config-part2-part.yaml"]
     assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.5)
 
     # a run that comes back different is refused, and nothing in the gallery changes
@@ -111,18 +116,33 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     with pytest.raises(ValueError, match="adds no run"):
         add_to_gallery(again, gallery, [REPO / "config" / "config.yaml"], REPO)
     assert (gallery / "fig1-local_solutions.csv").read_text().splitlines() == after
-    # a part's config may not overwrite another of the same name
+    snapshot = {f.name: f.read_bytes() for f in gallery.iterdir()}
+    unknown = fig1_run(tmp_path / "unknown", [("no_such_method", 1, 0, -1.0)], 1.0)
+    with pytest.raises(ValueError, match="no_such_method"):  # found before a file changes
+        add_to_gallery(unknown, gallery, [REPO / "config" / "config.yaml"], REPO)
+    assert {f.name: f.read_bytes() for f in gallery.iterdir()} == snapshot
+    with pytest.raises(ValueError, match="grown by parts"):  # a remake would drop part 2
+        make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+
+    # a third part with a config of the same name and a column the others do not have
     other = tmp_path / "other" / "part.yaml"
     other.parent.mkdir()
     other.write_text("fig1:\n  methods:\n    mpd: null\n")
-    new = fig1_run(tmp_path / "new", [("mpd", 1, 1, -1.0)], 1.0)
-    with pytest.raises(ValueError, match=r"holds another part\.yaml"):
-        add_to_gallery(new, gallery, [other], REPO)
+    third = fig1_run(tmp_path / "third", [("mpd", 1, 1, -1.0)], 360.0, extra="moves")
+    add_to_gallery(third, gallery, [other], REPO)
+    assert (gallery / "config-part2-part.yaml").read_text() == part.read_text()
+    assert (gallery / "config-part3-part.yaml").read_text() == other.read_text()
+    final = load_csv(gallery / "fig1-local_solutions.csv")
+    assert [row["moves"] for row in final if row["method"] == "mpd"] == ["7"]
+    assert {row["moves"] for row in final if row["method"] != "mpd"} == {""}
+    provenance = load_json(gallery / "provenance.json")
+    assert [p["runs_added"] for p in provenance["parts"]] == [7, 1, 1]
+    assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.6)
 
 
 def test_only_the_fig1_table_grows_by_parts(tmp_path):
     run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -1.0)], 1.0)
-    with pytest.raises(ValueError, match=r"no Fig\. 1 table to add to"):
+    with pytest.raises(ValueError, match=r"no Fig\. 1 gallery to add to"):
         add_to_gallery(run, tmp_path / "gallery", [], REPO)
     (run / "results" / "fig2").mkdir()
     (run / "results" / "fig2" / "error.csv").write_text("a\n1\n")

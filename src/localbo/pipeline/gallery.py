@@ -15,8 +15,9 @@ table of an existing gallery instead of replacing it:
     python -m localbo.pipeline.gallery RUN_DIR figures/paper-partial/fig1 --add --config ...
 
 A run the gallery already holds must come back with the same row, byte for byte (the pipeline
-reproduces itself); a new run is added, the figure is redrawn from the merged table, and the
-provenance lists the parts, each with what it added and what it reproduced.
+reproduces itself); a new run is added and the figure redrawn from the merged table. The
+provenance then lists the parts, each as a gallery's provenance above plus how many runs it added
+and reproduced, under "parts", with the CPU-hours per figure summed over them beside.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from typing import Any
 import pandas as pd
 import yaml
 
-from localbo.io import load_csv, load_json, save_csv, save_json
+from localbo.io import atomic_path, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
@@ -116,7 +117,14 @@ def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any
 
 def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
     """Copy the run's figures (PNG), tables (CSV) and config files to `out`, with
-    provenance.json beside them."""
+    provenance.json beside them.
+
+    Raises:
+        ValueError: `out` is a gallery grown by parts (`add_to_gallery`): remaking it from one
+            run would drop the others.
+    """
+    if out.joinpath("provenance.json").exists() and "parts" in load_json(out / "provenance.json"):
+        raise ValueError(f"{out} was grown by parts: add to it with --add, or remove it first")
     out.mkdir(parents=True, exist_ok=True)
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
@@ -133,9 +141,9 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     return copied
 
 
-# Fig. 1's table and figure: in a run directory, and as a gallery names them
-FIG1_TABLE = Path("results", "fig1", "local_solutions.csv")
-FIG1_FIGURE = "fig1_local_solutions.png"
+# Fig. 1's table in a run directory, and its table and figure in a gallery
+RUN_TABLE = Path("results", "fig1", "local_solutions.csv")
+GALLERY_TABLE, GALLERY_FIGURE = "fig1-local_solutions.csv", "fig1_local_solutions.png"
 
 
 def gallery_name(run: Path, source: Path) -> str:
@@ -150,20 +158,26 @@ def merge_runs(
 ) -> tuple[list[dict[str, str]], list[str], int]:
     """Fig. 1's table of the runs of both (CSV rows), in table order.
 
+    A column only one table has is empty in the other's rows (a method that reports a new
+    scalar); every column of a run both hold must agree to the character.
+
     Returns:
         The rows, the columns (the common ones, then the others in name order) and how many of
         `new` the gallery held already.
 
     Raises:
-        ValueError: a run of both differs in some column.
+        ValueError: a run of both differs in some column, or `new` holds a run twice.
     """
     columns = {c for row in held + new for c in row}
     columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
     rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
-    reproduced = 0
+    seen, reproduced = set(), 0
     for row in new:
         row = {c: row.get(c, "") for c in columns}
         key = table_order(row)
+        if key in seen:
+            raise ValueError(f"run {key} (method, sigma, d, path) is in the part's table twice")
+        seen.add(key)
         if key in rows:
             differ = [c for c in columns if rows[key][c] != row[c]]
             if differ:
@@ -177,62 +191,66 @@ def merge_runs(
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
-    """Each method's label in panel order: that of fig1.methods in the config files (later files
-    may add methods), then any other method of the table by name."""
-    sections: dict[str, Any] = {}
+    """Each method's label in panel order: that of fig1.methods in the config files (the order
+    of config/config.yaml, which every part shares; later files may add methods, and a section
+    merges key by key as Snakemake merges configs), then any other method of the table by name.
+    """
+    sections: dict[str, dict[str, Any]] = {}
     for config in configs:
         loaded = yaml.safe_load(config.read_text()) or {}
-        sections.update((loaded.get("fig1") or {}).get("methods") or {})
+        for name, section in ((loaded.get("fig1") or {}).get("methods") or {}).items():
+            sections.setdefault(name, {}).update(section or {})
     order = [m for m in sections if m in methods] + sorted(methods - set(sections))
-    return {m: optimizer_class(m, (sections.get(m) or {}).get("module")).label for m in order}
+    return {m: optimizer_class(m, sections.get(m, {}).get("module")).label for m in order}
 
 
 def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
     """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring).
 
+    Everything is checked and the figure drawn before a file of the gallery changes. Part k's
+    config files are copied as config-part<k>-<name> (two parts may both have a part.yaml).
+
     Returns:
         The files written.
 
     Raises:
-        ValueError: the gallery has no Fig. 1 table, the run has tables other than Fig. 1's
-            (they make a gallery of their own), a run differs from the gallery's, a config of
-            the same name differs, or the run adds nothing.
+        ValueError: the gallery has no Fig. 1 table or provenance, the run has tables other than
+            Fig. 1's (they make a gallery of their own), a run differs from the gallery's, or
+            the run adds nothing.
     """
-    others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / FIG1_TABLE]
+    others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / RUN_TABLE]
     if others:
         raise ValueError(f"only Fig. 1's table grows by parts; {others[0]} needs its own gallery")
-    table = out / gallery_name(run, run / FIG1_TABLE)
-    if not table.exists():
-        raise ValueError(f"{out} has no Fig. 1 table to add to: make the gallery without --add")
-    held, new = load_csv(table), load_csv(run / FIG1_TABLE)
+    table = out / GALLERY_TABLE
+    if not (table.exists() and (out / "provenance.json").exists()):
+        raise ValueError(f"{out} has no Fig. 1 gallery to add to: make it without --add")
+    held, new = load_csv(table), load_csv(run / RUN_TABLE)
     rows, columns, reproduced = merge_runs(held, new)
     if len(rows) == len(held):
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
-    recorded, copies = {}, []
-    for config in configs:
-        copy = out / f"config-{config.name}"
-        if copy.exists() and copy.read_bytes() != config.read_bytes():
-            raise ValueError(f"{copy} holds another {config.name}: rename the part's config")
-        copies.append((config, copy))
-        recorded[recorded_path(config, copy, repo)] = config
-    part = provenance(run, recorded, repo)
-    part.update(runs_added=len(rows) - len(held), runs_reproduced=reproduced)
     before = load_json(out / "provenance.json")
-    parts = [*before.get("parts", [before]), part]
+    parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
+    copies = [(c, out / f"config-part{len(parts) + 1}-{c.name}") for c in configs]
+    part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo)
+    part.update(runs_added=len(rows) - len(held), runs_reproduced=reproduced)
+    parts = [*parts, part]
     figures: dict[str, float] = defaultdict(float)
-    for earlier in parts:
-        for figure, hours in earlier["cpu_hours_per_figure"].items():
+    for each in parts:
+        for figure, hours in each["cpu_hours_per_figure"].items():
             figures[figure] += hours
+    labels = method_labels(configs, {row["method"] for row in rows})
 
-    save_csv(table, rows, columns)
+    with (
+        atomic_path(table, suffix=".csv") as staged_table,
+        atomic_path(out / GALLERY_FIGURE, suffix=".png") as staged_figure,
+    ):
+        save_csv(staged_table, rows, columns)
+        figure = local_solutions_figure(pd.read_csv(staged_table), labels)
+        save_figure(figure, None, staged_figure)
     for config, copy in copies:
         shutil.copyfile(config, copy)
-    methods = {row["method"] for row in rows}
-    labels = method_labels([c for c, _ in copies], methods)
-    figure = local_solutions_figure(pd.read_csv(table), labels)
-    save_figure(figure, None, out / FIG1_FIGURE)
     save_json(out / "provenance.json", {"cpu_hours_per_figure": dict(figures), "parts": parts})
-    return [table, *(copy for _, copy in copies), out / FIG1_FIGURE, out / "provenance.json"]
+    return [table, out / GALLERY_FIGURE, *(copy for _, copy in copies), out / "provenance.json"]
 
 
 def main() -> None:
