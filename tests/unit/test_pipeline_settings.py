@@ -138,6 +138,25 @@ def test_a_method_runs_at_its_own_dims_only():
         load_settings(config)  # not only the schema: an empty list is not "every d"
 
 
+def test_a_method_runs_its_own_path_range_only_with_the_same_job_files():
+    """`path_range` (a cell run in parts, paths by paths) selects whole jobs, named as in a run
+    of every path, so the parts' runs are those of one run."""
+    config = copy.deepcopy(CONFIG)
+    update_config(config, {"fig1": {"methods": {"gp_ucb": {"path_range": [20, 30]}}}})
+    validate(config, str(SCHEMA))
+    jobs = load_settings(config).fig1_jobs()
+    files = jobs.run_files("{method} {d} {sigma} {chunk}")
+    assert {f.split()[3] for f in files if f.startswith("gp_ucb ")} == {
+        str(c) for c in range(20, 30)
+    }
+    assert jobs.chunks("gp_ucb")[25] == [25]
+    update_config(config, {"fig1": {"methods": {"random_search": {"path_range": [0, 25]}}}})
+    with pytest.raises(ConfigError, match=r"random_search.path_range: \[0, 25\] must fall on job"):
+        load_settings(config)  # random search runs 50 paths per job
+    update_config(config, {"fig1": {"methods": {"random_search": {"path_range": [0, 50]}}}})
+    assert load_settings(config).fig1_jobs().jobs_of("random_search") == [0]
+
+
 # (override over the tiny config, text the error must contain): the schema's cases and the
 # semantic checks' cases, all in-process (tests/workflow/test_bad_configs.py runs two end to end)
 BAD_CONFIGS = {
@@ -173,6 +192,18 @@ BAD_CONFIGS = {
     "method-dims-outside-the-figure": (
         "fig1:\n  methods: {gp_ucb: {dims: [1, 7]}}\n",
         "fig1.methods.gp_ucb.dims: [7] not in fig1.dims",
+    ),
+    "method-path-range-outside": (
+        "fig1:\n  methods: {gp_ucb: {path_range: [1, 9]}}\n",
+        "fig1.methods.gp_ucb.path_range: [1, 9] must satisfy 0 <= first < stop",
+    ),
+    "method-path-range-empty": (
+        "fig1:\n  methods: {gp_ucb: {path_range: [1, 1]}}\n",
+        "fig1.methods.gp_ucb.path_range",
+    ),
+    "landscape-path-range": (
+        "fig1:\n  methods: {local_bo: {paths_per_job: 1, path_range: [1, 2]}}\n",
+        "fig1.methods.local_bo.path_range: the landscape section reads",
     ),
     "method-dims-empty": ("fig1:\n  methods: {turbo: {dims: []}}\n", "['turbo']['dims']"),
     "unknown-schedule": ("fig1:\n  methods: {local_bo: {schedule: d_t3}}\n", "schedule"),

@@ -26,6 +26,10 @@ class MethodJobs:
             class's `default_noise_levels`).
         dims: the dimensions of fig1.dims run for this method (None: all of them); a slow
             method can be left out where it is unaffordable, or run in parts, d by d.
+        path_range: (first, stop): the paths first, ..., stop - 1 of fig1.num_paths run for
+            this method (None: all), so a cell too dear for one sitting is run in parts, paths
+            by paths; both fall on job boundaries (multiples of paths_per_job, or stop =
+            num_paths), so a job's file holds the same paths in every part.
         paths_per_job: sample paths run one after the other in one job (default: the class's
             `default_paths_per_job`).
         budget: evaluations per run (None: fig1.budget).
@@ -35,6 +39,7 @@ class MethodJobs:
     noise_levels: tuple[float, ...]
     paths_per_job: int
     dims: tuple[int, ...] | None = None
+    path_range: tuple[int, int] | None = None
     budget: int | None = None
     module: str | None = None
 
@@ -161,6 +166,11 @@ class Fig1Settings:
         dims = self.method(name).jobs.dims
         return self.dims if dims is None else dims
 
+    def paths_of(self, name: str) -> range:
+        """Paths run for a method: its own `path_range`, else all fig1.num_paths."""
+        first, stop = self.method(name).jobs.path_range or (0, self.num_paths)
+        return range(first, stop)
+
     def budget_of(self, name: str) -> int:
         """Evaluations per run of a method: its own `budget`, else fig1.budget."""
         return self.method(name).jobs.budget or self.budget
@@ -194,6 +204,7 @@ class Fig1Settings:
                     f"fig1.methods.{name}.dims: empty (null runs every d of fig1.dims; "
                     f"`{name}: null` leaves the method out)"
                 )
+            errors += self._check_path_range(name, m.jobs)
             outside = sorted(set(m.jobs.dims or ()) - set(self.dims))
             if outside:
                 errors.append(
@@ -207,6 +218,24 @@ class Fig1Settings:
                 "the sigma = 0 medians)"
             )
         return errors
+
+    def _check_path_range(self, name: str, jobs: MethodJobs) -> list[str]:
+        """A method's path_range lies in [0, num_paths] and falls on job boundaries."""
+        if jobs.path_range is None:
+            return []
+        key, (first, stop) = f"fig1.methods.{name}.path_range", jobs.path_range
+        if not 0 <= first < stop <= self.num_paths:
+            return [
+                f"{key}: [{first}, {stop}] must satisfy 0 <= first < stop <= fig1.num_paths "
+                f"({self.num_paths})"
+            ]
+        size = jobs.paths_per_job
+        if first % size or (stop % size and stop != self.num_paths):
+            return [
+                f"{key}: [{first}, {stop}] must fall on job boundaries: multiples of "
+                f"paths_per_job ({size}), or stop = fig1.num_paths"
+            ]
+        return []
 
 
 def budget_pays_one_gradient(
@@ -241,6 +270,11 @@ class Fig1Jobs:
         n = self.settings.num_paths
         return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
 
+    def jobs_of(self, name: str) -> list[int]:
+        """The chunks a method runs: those within its path range."""
+        paths = self.settings.paths_of(name)
+        return [c for c, chunk in enumerate(self.chunks(name)) if chunk[0] in paths]
+
     def run_files(self, pattern: str) -> list[str]:
         """Every job's file, from the rule's output pattern."""
         return [
@@ -248,7 +282,7 @@ class Fig1Jobs:
             for name, m in self.settings.methods.methods.items()
             for d in self.settings.dims_of(name)
             for s in m.jobs.noise_levels
-            for c in range(len(self.chunks(name)))
+            for c in self.jobs_of(name)
         ]
 
     def chunk_paths(self, pattern: str, wildcards: Any) -> list[str]:

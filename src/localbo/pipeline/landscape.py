@@ -81,6 +81,11 @@ class LandscapeJobs:
                     f"fig1.methods.{name}.dims: the landscape section reads its runs at "
                     f"d = {missing}; add them (or drop them from landscape.dims)"
                 )
+            elif not set(range(min(s.num_paths, fig1.num_paths))) <= set(fig1.paths_of(name)):
+                errors.append(
+                    f"fig1.methods.{name}.path_range: the landscape section reads its runs on "
+                    f"paths 0 to {s.num_paths - 1}; cover them (or lower landscape.num_paths)"
+                )
         return errors
 
     def chunks(self) -> list[list[int]]:

@@ -305,6 +305,7 @@ def comparable_sections(
         and local.jobs.budget in (None, fig1.budget)
         and 0.0 in local.jobs.noise_levels
         and set(fig1.dims_of("local_bo")) == set(fig1.dims)
+        and local.jobs.path_range in (None, (0, fig1.num_paths))
     )
     paths = Fig1Settings()
     fig3_inputs = [fig1.kernel, fig1.lengthscale, fig1.outputscale, fig1.num_features, fig1.box]
