@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from localbo.io import load_csv, load_json
+from localbo.io import load_csv, load_json, save_json
 from localbo.pipeline.gallery import add_to_gallery, figure_of_rule, make_gallery, method_labels
 
 REPO = Path(__file__).resolve().parents[2]
@@ -106,11 +106,9 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     assert provenance["parts"][1]["configs"] == ["config/config.yaml", "config-part2-part.yaml"]
     assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.5)
 
-    # a run that comes back different is refused, and nothing in the gallery changes
+    # with the same software a run that comes back different is refused, nothing changes
     changed = fig1_run(tmp_path / "changed", [("local_bo", 1, 2, -0.75), ("mpd", 1, 0, -1.0)], 1.0)
-    with pytest.raises(
-        ValueError, match=r"\('local_bo', 0.0, 1, 2\).* value: -0.7 there, -0.75 here"
-    ):
+    with pytest.raises(ValueError, match=r"largest: local_bo d=1 sigma=0.0, value by 0.05"):
         add_to_gallery(changed, gallery, [REPO / "config" / "config.yaml"], REPO)
     again = fig1_run(tmp_path / "again", [local[0]], 1.0)
     with pytest.raises(ValueError, match="adds no run"):
@@ -138,6 +136,24 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     provenance = load_json(gallery / "provenance.json")
     assert [p["runs_added"] for p in provenance["parts"]] == [7, 1, 1]
     assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.6)
+
+    # other software (here: a part that predates the record) rounds otherwise: the part is
+    # added, the gallery keeps its rows and the part records the differences
+    del provenance["parts"][0]["software"]
+    save_json(gallery / "provenance.json", provenance)
+    fourth = fig1_run(tmp_path / "fourth", [("local_bo", 1, 2, -0.75), ("mpd", 5, 0, -2.5)], 1.0)
+    add_to_gallery(fourth, gallery, [REPO / "config" / "config.yaml"], REPO)
+    rows = {
+        (r["method"], r["d"], r["path"]): r["value"]
+        for r in load_csv(gallery / "fig1-local_solutions.csv")
+    }
+    assert (
+        rows[("local_bo", "1", "2")] == repr(-0.5 - 0.1 * 2) and rows[("mpd", "5", "0")] == "-2.5"
+    )
+    last = load_json(gallery / "provenance.json")["parts"][-1]
+    assert (last["runs_added"], last["runs_reproduced"], last["runs_differing"]) == (1, 0, 1)
+    assert last["largest_value_difference"] == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
+    assert set(last["software"]) == {"python", "numpy", "scipy", "blas"}
 
 
 def test_only_the_fig1_table_grows_by_parts(tmp_path):

@@ -14,10 +14,14 @@ table of an existing gallery instead of replacing it:
 
     python -m localbo.pipeline.gallery RUN_DIR figures/paper-partial/fig1 --add --config ...
 
-A run the gallery already holds must come back with the same row, byte for byte (the pipeline
-reproduces itself); a new run is added and the figure redrawn from the merged table. The
-provenance then lists the parts, each as a gallery's provenance above plus how many runs it added
-and reproduced, under "parts", with the CPU-hours per figure summed over them beside.
+A new run is added and the figure redrawn from the merged table; a run the gallery already holds
+keeps the gallery's row and checks the part. With the software of every earlier part (Python,
+numpy, scipy, BLAS: `software`) it must come back byte for byte, or the part is refused: the
+pipeline does not reproduce itself. With other versions the last digits differ (the sample paths
+round differently, and a BFGS run may amplify that), so the part records how many runs it
+reproduced to the character and, for the others, the largest difference of the value per cell.
+The provenance lists the parts, each as a gallery's provenance above plus those counts, under
+"parts", with the CPU-hours per figure summed over them beside.
 """
 
 from __future__ import annotations
@@ -26,6 +30,8 @@ import argparse
 import csv
 import datetime
 import hashlib
+import math
+import platform
 import re
 import shutil
 import subprocess
@@ -33,7 +39,9 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
+import scipy
 import yaml
 
 from localbo.io import atomic_path, load_csv, load_json, save_csv, save_json
@@ -92,9 +100,28 @@ def recorded_path(config: Path, copy: Path, repo: Path) -> str:
     return copy.name
 
 
+def software() -> dict[str, str]:
+    """The versions that decide the last digits of a run: Python, numpy, scipy and the BLAS
+    (those of this process, normally the run's; two versions of numpy or OpenBLAS round the
+    sample paths and solves differently)."""
+    from threadpoolctl import threadpool_info
+
+    blas = [
+        f"{lib['internal_api']} {lib.get('version')} ({lib.get('architecture')})"
+        for lib in threadpool_info()
+        if lib["user_api"] == "blas"
+    ]
+    return {
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "scipy": scipy.__version__,
+        "blas": ", ".join(blas),
+    }
+
+
 def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any]:
-    """Commit, config hash, date and CPU-hours of the run in `run`; `configs` maps each config
-    file's recorded name to the file."""
+    """Commit, config hash, date, software and CPU-hours of the run in `run`; `configs` maps
+    each config file's recorded name to the file."""
     commit = subprocess.run(  # "-dirty" when the tree had uncommitted changes
         ["git", "-C", str(repo), "describe", "--always", "--dirty", "--abbrev=40"],
         capture_output=True,
@@ -110,6 +137,7 @@ def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any
         "configs": list(configs),
         "config_sha256": digest.hexdigest(),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "software": software(),
         "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),
         "cpu_hours_per_rule": rules,
     }
@@ -155,39 +183,43 @@ def gallery_name(run: Path, source: Path) -> str:
 
 def merge_runs(
     held: list[dict[str, str]], new: list[dict[str, str]]
-) -> tuple[list[dict[str, str]], list[str], int]:
-    """Fig. 1's table of the runs of both (CSV rows), in table order.
+) -> tuple[list[dict[str, str]], list[str], int, dict[str, float]]:
+    """Fig. 1's table of the runs of both (CSV rows), in table order; a run both hold keeps the
+    gallery's row.
 
     A column only one table has is empty in the other's rows (a method that reports a new
-    scalar); every column of a run both hold must agree to the character.
+    scalar).
 
     Returns:
-        The rows, the columns (the common ones, then the others in name order) and how many of
-        `new` the gallery held already.
+        The rows, the columns (the common ones, then the others in name order), how many of
+        `new` the gallery held to the character, and for the others the largest |difference|
+        of `value` per "method d=.. sigma=.." (inf where `value` is not a number).
 
     Raises:
-        ValueError: a run of both differs in some column, or `new` holds a run twice.
+        ValueError: `new` holds a run twice.
     """
     columns = {c for row in held + new for c in row}
     columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
     rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
-    seen, reproduced = set(), 0
+    seen, reproduced, differences = set(), 0, {}
     for row in new:
         row = {c: row.get(c, "") for c in columns}
         key = table_order(row)
         if key in seen:
             raise ValueError(f"run {key} (method, sigma, d, path) is in the part's table twice")
         seen.add(key)
-        if key in rows:
-            differ = [c for c in columns if rows[key][c] != row[c]]
-            if differ:
-                raise ValueError(
-                    f"run {key} (method, sigma, d, path) differs from the gallery's in "
-                    f"{differ[0]}: {rows[key][differ[0]]} there, {row[differ[0]]} here"
-                )
+        if key not in rows:
+            rows[key] = row
+        elif rows[key] == row:
             reproduced += 1
-        rows[key] = row
-    return [rows[key] for key in sorted(rows)], columns, reproduced
+        else:
+            cell = f"{row['method']} d={row['d']} sigma={row['sigma']}"
+            try:
+                gap = abs(float(rows[key]["value"]) - float(row["value"]))
+            except ValueError:
+                gap = math.inf
+            differences[cell] = max(differences.get(cell, 0.0), gap)
+    return [rows[key] for key in sorted(rows)], columns, reproduced, differences
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
@@ -215,8 +247,8 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
 
     Raises:
         ValueError: the gallery has no Fig. 1 table or provenance, the run has tables other than
-            Fig. 1's (they make a gallery of their own), a run differs from the gallery's, or
-            the run adds nothing.
+            Fig. 1's (they make a gallery of their own), a run differs from the gallery's with
+            the gallery's software, or the run adds nothing.
     """
     others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / RUN_TABLE]
     if others:
@@ -225,14 +257,26 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
     if not (table.exists() and (out / "provenance.json").exists()):
         raise ValueError(f"{out} has no Fig. 1 gallery to add to: make it without --add")
     held, new = load_csv(table), load_csv(run / RUN_TABLE)
-    rows, columns, reproduced = merge_runs(held, new)
+    rows, columns, reproduced, differences = merge_runs(held, new)
     if len(rows) == len(held):
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
     copies = [(c, out / f"config-part{len(parts) + 1}-{c.name}") for c in configs]
     part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo)
-    part.update(runs_added=len(rows) - len(held), runs_reproduced=reproduced)
+    if differences and all(p.get("software") == part["software"] for p in parts):
+        cell, gap = max(differences.items(), key=lambda item: item[1])
+        raise ValueError(
+            f"with the gallery's software, {len(differences)} cells came back "
+            f"different (largest: {cell}, value by {gap:.3g}): the pipeline does not reproduce "
+            f"itself"
+        )
+    part.update(
+        runs_added=len(rows) - len(held),
+        runs_reproduced=reproduced,
+        runs_differing=len(new) - (len(rows) - len(held)) - reproduced,
+        largest_value_difference=differences,
+    )
     parts = [*parts, part]
     figures: dict[str, float] = defaultdict(float)
     for each in parts:
