@@ -27,7 +27,6 @@ References:
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from dataclasses import dataclass
@@ -38,11 +37,15 @@ from scipy.optimize import minimize
 from localbo.gp import GP
 from localbo.kernels import Kernel
 from localbo.linalg import solve_lower
-from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.objective import (
+    PROGRESS_EVERY,
+    Box,
+    NoisyObjective,
+    OptimizationResult,
+    Trace,
+    finish,
+)
 from localbo.optimizers import Cost, FunctionOptimizer, register
-
-log = logging.getLogger(__name__)
-PROGRESS_EVERY = 250  # evaluations between two progress lines in the log of a long run
 
 
 @dataclass(frozen=True)
@@ -345,7 +348,7 @@ def gp_ucb(
     start_time = time.perf_counter()
     d = x0.shape[0]
     noise_var = objective.sigma**2 + settings.min_noise_var
-    trace = Trace()
+    trace = Trace(progress_every=PROGRESS_EVERY)
     if objective.remaining == 0:
         trace.record(objective, x0)
         return finish(objective, x0, trace, start_time, iterations=0, stop="budget", max_jitter=0.0)
@@ -364,13 +367,6 @@ def gp_ucb(
         if y[0] < gp.y[best]:
             best = len(gp.y) - 1
         trace.record(objective, gp.X[best])
-        if len(gp.y) % PROGRESS_EVERY == 0:
-            log.info(
-                "%d evaluations, best observation %.4f, %.1f s",
-                len(gp.y),
-                gp.y[best],
-                time.perf_counter() - start_time,
-            )
     result = finish(
         objective, gp.X[best], trace, start_time, iterations=t, stop="budget", max_jitter=gp.jitter
     )

@@ -56,7 +56,7 @@ from scipy.special import ndtr  # Phi, as scipy.stats.norm.cdf computes it, with
 from localbo.gp import GP
 from localbo.kernels import RBF, Kernel
 from localbo.linalg import cho_solve, cholesky
-from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 
 
@@ -210,7 +210,7 @@ def mpd(
     X, y = np.empty((0, d)), np.empty(0)
     x = box.project(np.array(x0, dtype=float))
     best_x, best_y = x, math.inf
-    trace = Trace()
+    trace = Trace(progress_every=PROGRESS_EVERY)
     trace.record(objective, x)
     iterations = 0
 

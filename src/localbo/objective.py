@@ -18,6 +18,7 @@ References:
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,6 +26,10 @@ from typing import Any
 import numpy as np
 
 from localbo.sample_paths import FourierSamplePath
+
+log = logging.getLogger(__name__)
+# evaluations between two progress lines of a slow method's run (`Trace.progress_every`)
+PROGRESS_EVERY = 250
 
 
 class BudgetExhausted(RuntimeError):
@@ -171,24 +176,40 @@ class NoisyObjective:
 class Trace:
     """What an optimizer did, one row per record: evaluations used so far, the current point
     (the iterate for local BO, the incumbent for the global methods), and the true f and true
-    gradient norm there; plus any method-specific quantities (`extras`, e.g. TuRBO's region)."""
+    gradient norm there; plus any method-specific quantities (`extras`, e.g. TuRBO's region).
+
+    With `progress_every`, a record that passes a multiple of it also logs the evaluations, that
+    f and the seconds since the trace began (the slow methods' long runs are not silent until
+    they end); nothing of it enters the trace.
+    """
 
     evaluations: list[int] = field(default_factory=list)
     iterates: list[np.ndarray] = field(default_factory=list)
     values: list[float] = field(default_factory=list)
     gradient_norms: list[float] = field(default_factory=list)
     extras: dict[str, list[Any]] = field(default_factory=dict)
+    progress_every: int | None = field(default=None, compare=False)
+    started: float = field(default_factory=time.perf_counter, compare=False, repr=False)
 
     def record(self, objective: NoisyObjective, x: np.ndarray, **extras: Any) -> None:
         """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f, and the
         extras (the same names at every record of a run)."""
         value, grad = objective.path.value_and_gradient(x[None, :])
+        before = self.evaluations[-1] if self.evaluations else 0
         self.evaluations.append(objective.used)
         self.iterates.append(np.array(x, dtype=float))
         self.values.append(float(value[0]))
         self.gradient_norms.append(float(np.linalg.norm(grad[0])))
         for name, extra in extras.items():
             self.extras.setdefault(name, []).append(np.array(extra, dtype=float))
+        every = self.progress_every
+        if every and objective.used // every > before // every:
+            log.info(
+                "%d evaluations, f = %.4f at the current point, %.1f s",
+                objective.used,
+                value[0],
+                time.perf_counter() - self.started,
+            )
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The trace as arrays: evaluations (k,), iterates (k, d), values (k,), gradient_norms

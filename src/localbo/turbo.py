@@ -46,7 +46,7 @@ from scipy.stats import qmc
 from localbo.gp import GP
 from localbo.kernels import Kernel
 from localbo.linalg import cho_solve
-from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
+from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.sample_paths import FourierSamplePath
 
@@ -175,7 +175,7 @@ def turbo(
     n_candidates = settings.candidates or min(100 * d, 5000)
     failure_tolerance = settings.failure_tolerance or max(4, d)
     prob = min(settings.perturbation_dims / d, 1.0)
-    trace = Trace()
+    trace = Trace(progress_every=PROGRESS_EVERY)
     best_x, best_y = box.project(np.array(x0, dtype=float)), math.inf
     first_region: tuple[np.ndarray, float] | None = None
     gp: GP | None = None

@@ -7,7 +7,6 @@ import pytest
 
 from localbo.gp import GP
 from localbo.gp_ucb import (
-    PROGRESS_EVERY,
     GPUCBSettings,
     LowerConfidenceBound,
     at_prior_variance,
@@ -16,7 +15,7 @@ from localbo.gp_ucb import (
 )
 from localbo.kernels import RBF, Matern52
 from localbo.linalg import cholesky
-from localbo.objective import Box, NoisyObjective
+from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference
@@ -88,15 +87,15 @@ def test_beats_its_first_point_on_a_noiseless_path():
 
 
 def test_a_long_run_logs_its_progress(caplog):
-    """Every PROGRESS_EVERY evaluations: evaluations, best observation, seconds."""
+    """Every PROGRESS_EVERY evaluations: evaluations, the true f at the incumbent, seconds."""
     path = FourierSamplePath.draw(RBF(), 2, 128, rng_for(40, "path"))
     objective = NoisyObjective(path, 0.0, PROGRESS_EVERY + 10)
     settings = GPUCBSettings(raw_samples=16, local_samples=16, restarts=1, refine_iterations=3)
-    with caplog.at_level("INFO", logger="localbo.gp_ucb"):
+    with caplog.at_level("INFO", logger="localbo.objective"):
         result = gp_ucb(objective, RBF(), np.zeros(2), Box(-2, 2, 2), rng_for(41), settings)
-    lines = [r.getMessage() for r in caplog.records if r.name == "localbo.gp_ucb"]
-    assert len(lines) == 1 and lines[0].startswith(f"{PROGRESS_EVERY} evaluations, best ")
-    best = float(lines[0].split("observation ")[1].split(",")[0])
+    lines = [r.getMessage() for r in caplog.records if r.name == "localbo.objective"]
+    assert len(lines) == 1 and lines[0].startswith(f"{PROGRESS_EVERY} evaluations, f = ")
+    best = float(lines[0].split("f = ")[1].split(" ")[0])
     assert best >= result.value - 1e-4  # the best so far, never below the final best
 
 

@@ -90,3 +90,20 @@ def test_observe_design_sees_the_same_numbers_as_repeated_calls():
     with pytest.raises(BudgetExhausted):
         a.observe_design(x, offsets, np.array([10, 10, 10]))
     assert a.used == 6
+
+
+def test_a_trace_logs_progress_where_its_records_pass_a_multiple(path, caplog):
+    """Records after 4, 8, 12, 25, 26 evaluations with progress every 10: lines at 12 and 25
+    (past 10 and past 20, whatever the step), none without progress_every."""
+    for every, expected in ((10, [12, 25]), (None, [])):
+        objective = NoisyObjective(path, 0.0, 26)
+        trace = Trace(progress_every=every)
+        caplog.clear()
+        with caplog.at_level("INFO", logger="localbo.objective"):
+            for used in (4, 8, 12, 25, 26):
+                objective(np.zeros((used - objective.used, 3)))
+                trace.record(objective, np.zeros(3))
+        lines = [r.getMessage() for r in caplog.records if r.name == "localbo.objective"]
+        assert [int(line.split()[0]) for line in lines] == expected
+        f0 = float(path(np.zeros((1, 3)))[0])
+        assert all(f" f = {f0:.4f} at the current point" in line for line in lines)
