@@ -43,6 +43,7 @@ import numpy as np
 import pandas as pd
 import scipy
 import yaml
+from threadpoolctl import threadpool_info
 
 from localbo.io import atomic_path, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
@@ -104,8 +105,6 @@ def software() -> dict[str, str]:
     """The versions that decide the last digits of a run: Python, numpy, scipy and the BLAS
     (those of this process, normally the run's; two versions of numpy or OpenBLAS round the
     sample paths and solves differently)."""
-    from threadpoolctl import threadpool_info
-
     blas = [
         f"{lib['internal_api']} {lib.get('version')} ({lib.get('architecture')})"
         for lib in threadpool_info()
@@ -156,7 +155,7 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     out.mkdir(parents=True, exist_ok=True)
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
-        target = out / gallery_name(run, source)
+        target = out / gallery_name(source.relative_to(run))
         shutil.copyfile(source, target)
         copied.append(target)
     recorded = {}
@@ -169,16 +168,16 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
     return copied
 
 
-# Fig. 1's table in a run directory, and its table and figure in a gallery
+def gallery_name(relative: Path) -> str:
+    """The gallery's name of a file at `relative` in a run directory: tables keep their folder
+    in the name (results/fig1/local_solutions.csv -> fig1-local_solutions.csv), so two tables of
+    one name cannot overwrite each other."""
+    return "-".join(relative.parts[1:])
+
+
+# Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
 RUN_TABLE = Path("results", "fig1", "local_solutions.csv")
-GALLERY_TABLE, GALLERY_FIGURE = "fig1-local_solutions.csv", "fig1_local_solutions.png"
-
-
-def gallery_name(run: Path, source: Path) -> str:
-    """A run file's name in a gallery: tables keep their folder in the name
-    (results/fig1/local_solutions.csv -> fig1-local_solutions.csv), so two tables of one name
-    cannot overwrite each other."""
-    return "-".join(source.relative_to(run).parts[1:])
+RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
 
 
 def merge_runs(
@@ -253,7 +252,7 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
     others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / RUN_TABLE]
     if others:
         raise ValueError(f"only Fig. 1's table grows by parts; {others[0]} needs its own gallery")
-    table = out / GALLERY_TABLE
+    table, figure_file = out / gallery_name(RUN_TABLE), out / gallery_name(RUN_FIGURE)
     if not (table.exists() and (out / "provenance.json").exists()):
         raise ValueError(f"{out} has no Fig. 1 gallery to add to: make it without --add")
     held, new = load_csv(table), load_csv(run / RUN_TABLE)
@@ -286,7 +285,7 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
 
     with (
         atomic_path(table, suffix=".csv") as staged_table,
-        atomic_path(out / GALLERY_FIGURE, suffix=".png") as staged_figure,
+        atomic_path(figure_file, suffix=".png") as staged_figure,
     ):
         save_csv(staged_table, rows, columns)
         figure = local_solutions_figure(pd.read_csv(staged_table), labels)
@@ -294,7 +293,7 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
     for config, copy in copies:
         shutil.copyfile(config, copy)
     save_json(out / "provenance.json", {"cpu_hours_per_figure": dict(figures), "parts": parts})
-    return [table, out / GALLERY_FIGURE, *(copy for _, copy in copies), out / "provenance.json"]
+    return [table, figure_file, *(copy for _, copy in copies), out / "provenance.json"]
 
 
 def main() -> None:
