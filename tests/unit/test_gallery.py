@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 from localbo.io import load_csv, load_json, save_json
-from localbo.pipeline.gallery import add_to_gallery, figure_of_rule, make_gallery, method_labels
+from localbo.pipeline.gallery import (
+    add_to_gallery,
+    figure_of_rule,
+    make_gallery,
+    method_labels,
+    same_software,
+    software,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -154,6 +161,17 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     assert (last["runs_added"], last["runs_reproduced"], last["runs_differing"]) == (1, 0, 1)
     assert last["largest_value_difference"] == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
     assert set(last["software"]) == {"python", "numpy", "scipy", "blas"}
+
+
+def test_software_records_match_whatever_order_the_blas_libraries_loaded_in():
+    here = software()
+    assert here["blas"] == ", ".join(sorted(here["blas"].split(", ")))
+    loaded = {**here, "blas": "openblas 0.3.31 (Haswell), openblas 0.3.30 (Haswell)"}
+    swapped = {**here, "blas": "openblas 0.3.30 (Haswell), openblas 0.3.31 (Haswell)"}
+    assert same_software(loaded, swapped)
+    assert not same_software(loaded, {**swapped, "numpy": "1.26.4"})
+    assert not same_software(loaded, {**loaded, "blas": "openblas 0.3.30 (Haswell)"})
+    assert not same_software(None, loaded)
 
 
 def test_only_the_fig1_table_grows_by_parts(tmp_path):

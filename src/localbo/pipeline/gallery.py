@@ -104,18 +104,32 @@ def recorded_path(config: Path, copy: Path, repo: Path) -> str:
 def software() -> dict[str, str]:
     """The versions that decide the last digits of a run: Python, numpy, scipy and the BLAS
     (those of this process, normally the run's; two versions of numpy or OpenBLAS round the
-    sample paths and solves differently)."""
-    blas = [
+    sample paths and solves differently). The BLAS libraries are listed sorted: the order in which
+    numpy and scipy load theirs varies from process to process."""
+    blas = sorted(
         f"{lib['internal_api']} {lib.get('version')} ({lib.get('architecture')})"
         for lib in threadpool_info()
         if lib["user_api"] == "blas"
-    ]
+    )
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
         "scipy": scipy.__version__,
         "blas": ", ".join(blas),
     }
+
+
+def same_software(a: dict[str, str] | None, b: dict[str, str] | None) -> bool:
+    """Whether two `software` records name the same versions; the BLAS libraries in any order
+    (records made before they were sorted list them as they loaded). A missing record is no
+    one's software."""
+    if a is None or b is None:
+        return False
+
+    def key(record: dict[str, str]) -> dict[str, object]:
+        return {**record, "blas": sorted(record.get("blas", "").split(", "))}
+
+    return key(a) == key(b)
 
 
 def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any]:
@@ -263,7 +277,7 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
     copies = [(c, out / f"config-part{len(parts) + 1}-{c.name}") for c in configs]
     part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo)
-    if differences and all(p.get("software") == part["software"] for p in parts):
+    if differences and all(same_software(p.get("software"), part["software"]) for p in parts):
         cell, gap = max(differences.items(), key=lambda item: item[1])
         raise ValueError(
             f"with the gallery's software, {len(differences)} cells came back "
