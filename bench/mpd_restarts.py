@@ -9,9 +9,9 @@ of their acquisition values, scipy's default tolerances, then the best of the fi
 points are scrambled Sobol; uniform here, for both.)
 
 Both run on the same states: a default MPD run at d on the bench's path, where every acquisition
-optimization is done both ways (the run follows ours), interleaved, on one core. Prints and
-appends to --out the CPU milliseconds per point, L-BFGS-B iterations and evaluations, and the acquisition
-value each way reaches.
+optimization is done both ways (the run follows ours), interleaved, on one core. Prints, and
+appends to --out, the CPU milliseconds per point, the joint L-BFGS-B's iterations and
+evaluations, and the acquisition value each way reaches.
 
     nice -n 5 python bench/mpd_restarts.py --d 50 --budget 600
 """
