@@ -18,7 +18,6 @@ References:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -144,7 +143,6 @@ def exact_gradient_search(
         The last iterate, with info iterations, stop (L-BFGS-B's message or "budget"),
         on_boundary (1/0) and projected_gradient_norm (2-norm, true f).
     """
-    start_time = time.perf_counter()
     trace = Trace()
     x_last = box.project(np.asarray(x0, dtype=float))
     trace.record(objective, x_last)
@@ -170,7 +168,6 @@ def exact_gradient_search(
         objective,
         x_last,
         trace,
-        start_time,
         iterations=iterations,
         stop=stop,
         on_boundary=int(on_boundary(x_last, box)),

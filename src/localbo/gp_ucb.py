@@ -28,7 +28,6 @@ References:
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -345,13 +344,12 @@ def gp_ucb(
         after every evaluation.
     """
     settings = settings or GPUCBSettings()
-    start_time = time.perf_counter()
     d = x0.shape[0]
     noise_var = objective.sigma**2 + settings.min_noise_var
     trace = Trace(progress_every=PROGRESS_EVERY)
     if objective.remaining == 0:
         trace.record(objective, x0)
-        return finish(objective, x0, trace, start_time, iterations=0, stop="budget", max_jitter=0.0)
+        return finish(objective, x0, trace, iterations=0, stop="budget", max_jitter=0.0)
     x = box.project(np.array(x0, dtype=float))
     gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var, capacity=objective.remaining + 1)
     best = 0
@@ -367,9 +365,7 @@ def gp_ucb(
         if y[0] < gp.y[best]:
             best = len(gp.y) - 1
         trace.record(objective, gp.X[best])
-    result = finish(
-        objective, gp.X[best], trace, start_time, iterations=t, stop="budget", max_jitter=gp.jitter
-    )
+    result = finish(objective, gp.X[best], trace, iterations=t, stop="budget", max_jitter=gp.jitter)
     result.observations, result.model = (gp.X, gp.y), gp
     return result
 

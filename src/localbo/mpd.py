@@ -52,7 +52,6 @@ References:
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -209,7 +208,6 @@ def mpd(
         settings: `MPDSettings` (None: the defaults).
     """
     settings = settings or MPDSettings()
-    start_time = time.perf_counter()
     d = box.d
     window = settings.window_factor * d
     noise_var = objective.sigma**2 + settings.min_noise_var
@@ -241,7 +239,6 @@ def mpd(
         objective,
         x,
         trace,
-        start_time,
         iterations=iterations,
         stop="budget",
         best_observation_value=float(objective.path(best_x[None, :])[0]),

@@ -266,17 +266,17 @@ def finish(
     objective: NoisyObjective,
     x: np.ndarray,
     trace: Trace,
-    start_time: float,
     **info: float | int | str,
 ) -> OptimizationResult:
-    """Build the result for returned point x: true f and gradient norm, evaluations, time."""
+    """Build the result for returned point x: true f and gradient norm, evaluations, and the
+    seconds since the trace began (a method makes its trace first)."""
     value, grad = objective.path.value_and_gradient(x[None, :])
     return OptimizationResult(
         x=np.array(x, dtype=float),
         value=float(value[0]),
         gradient_norm=float(np.linalg.norm(grad[0])),
         evaluations=objective.used,
-        seconds=time.perf_counter() - start_time,
+        seconds=time.perf_counter() - trace.started,
         trace=trace,
         info=dict(info),
     )

@@ -7,7 +7,6 @@ the least (noisy) observation, reported at its true value.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -47,7 +46,6 @@ def random_search(
     """
     del kernel
     settings = settings or RandomSearchSettings()
-    start_time = time.perf_counter()
     trace = Trace()
     trace.record(objective, x0)
     best_x, best_y = np.array(x0, dtype=float), np.inf
@@ -61,7 +59,7 @@ def random_search(
         if y[i] < best_y:
             best_x, best_y = X[i], float(y[i])
         trace.record(objective, best_x)
-    result = finish(objective, best_x, trace, start_time, stop="budget", best_observation=best_y)
+    result = finish(objective, best_x, trace, stop="budget", best_observation=best_y)
     if seen_X:
         result.observations = (np.vstack(seen_X), np.concatenate(seen_y))
     return result

@@ -37,7 +37,6 @@ References:
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 
 import numpy as np
@@ -168,7 +167,6 @@ def turbo(
         settings: `TuRBOSettings` (None: the defaults).
     """
     settings = settings or TuRBOSettings()
-    start_time = time.perf_counter()
     d = box.d
     noise_var = objective.sigma**2 + settings.min_noise_var
     n_init = settings.initial_points or 2 * d
@@ -219,7 +217,6 @@ def turbo(
         objective,
         best_x,
         trace,
-        start_time,
         iterations=steps,
         stop="budget",
         restarts=restarts,

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from localbo.kernels import RBF
-from localbo.objective import Box, BudgetExhausted, NoisyObjective, Trace
+from localbo.objective import Box, BudgetExhausted, NoisyObjective, Trace, finish
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -107,3 +107,14 @@ def test_a_trace_logs_progress_where_its_records_pass_a_multiple(path, caplog):
         assert [int(line.split()[0]) for line in lines] == expected
         f0 = float(path(np.zeros((1, 3)))[0])
         assert all(f" f = {f0:.4f} at the current point" in line for line in lines)
+
+
+def test_a_result_counts_its_seconds_from_when_its_trace_began(path):
+    objective = NoisyObjective(path, 0.0, 2)
+    trace = Trace()
+    trace.started -= 5.0  # as if the method began five seconds ago
+    objective(np.zeros((2, 3)))
+    trace.record(objective, np.zeros(3))
+    result = finish(objective, np.zeros(3), trace, stop="budget")
+    assert 5.0 <= result.seconds < 65.0
+    assert (result.evaluations, result.info) == (2, {"stop": "budget"})

@@ -122,14 +122,11 @@ class StayAtStart(Optimizer):
     Settings = StaySettings
 
     def minimize(self, objective, kernel, x0, box, rng):
-        import time
-
-        start = time.perf_counter()
         trace = Trace()
         if self.settings.evaluate_start:
             objective(x0[None, :])
         trace.record(objective, x0)
-        return finish(objective, x0, trace, start, stop="done")
+        return finish(objective, x0, trace, stop="done")
 
 
 class StayLabelled(StayAtStart):

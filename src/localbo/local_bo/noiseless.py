@@ -8,7 +8,6 @@ gradient is (up to the nugget) exact.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 from collections.abc import Callable
 
@@ -105,7 +104,6 @@ def run_noiseless(
     """
     if not design.includes_center:
         raise ValueError("the noiseless driver needs a design that includes the iterate")
-    start_time = time.perf_counter()
     noise_var = objective.sigma**2 + settings.min_noise_var
     trace = Trace()
     trace.record(objective, x0)
@@ -130,7 +128,7 @@ def run_noiseless(
         value_and_estimate, x0, settings.bfgs_gtol, 10 * objective.budget + 10, record
     )
     trace.record(objective, x_final)
-    return finish(objective, x_final, trace, start_time, iterations=calls, stop=stop)
+    return finish(objective, x_final, trace, iterations=calls, stop=stop)
 
 
 def run_noiseless_local_bo(

@@ -7,7 +7,6 @@ step g_t = grad mu / ||grad mu||.
 
 from __future__ import annotations
 
-import time
 from collections import deque
 
 import numpy as np
@@ -38,7 +37,6 @@ def run_noisy(
         designs: cache of optimal designs without the center (its noise variance is the
             objective's sigma^2 plus the nugget).
     """
-    start_time = time.perf_counter()
     d = x0.shape[0]
     noise_var = designs.noise_var
     x = box.project(np.array(x0, dtype=float))
@@ -57,4 +55,4 @@ def run_noisy(
             g = g / norm if norm > 0 else g
         x = box.project(x - settings.step_size * g)
         trace.record(objective, x)
-    return finish(objective, x, trace, start_time, iterations=t, stop="budget")
+    return finish(objective, x, trace, iterations=t, stop="budget")
