@@ -33,13 +33,13 @@ Where we depart from the reference code, and why:
 - y is not standardized over the window (the outputscale is the path's);
 - the reference's early stop of the sampling (epsilon_diff_acq_value) is not used: b = d points
   per iteration, as the method's paper states;
-- the move is projected onto the box (the reference's is unbounded).
+- the move is projected onto the box (the reference's is unbounded);
 - the acquisition's starts are the best `restarts` of `raw_samples` uniform points, each refined
   by its own L-BFGS-B; the reference (botorch 0.6 `optimize_acqf`, nonnegative, batch_limit 5)
   picks them by Boltzmann sampling from Sobol points and refines the five jointly, one L-BFGS-B
   on the sum of their values. Measured on the same states (bench/mpd_restarts.py): the joint
   solve costs 1.43x (d = 10) and 1.57x (d = 50) the CPU and reaches the same acquisition value
-  (median ratio 1 - 1e-9);
+  (median ratio 1 - 1e-9).
 
 Returned: the final iterate, at its true f (as local BO's); the info gives `best_observation_value`,
 the true f at the best observation, which is often better (the iterate jumps out of basins).
