@@ -20,11 +20,23 @@ from pathlib import Path
 from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF
-from localbo.objective import Box
-from localbo.optimizers import optimizer_class, run_on_path
+from localbo.objective import Box, OptimizationResult
+from localbo.optimizers import Optimizer, optimizer_class, run_on_path
 from localbo.pipeline.runtime import keep_freed_memory
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
+
+
+def bench_path(d: int) -> FourierSamplePath:
+    """The bench's RBF sample path for d (M = 4096; the same for every method and bench)."""
+    return FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
+
+
+def paper_run(method: Optimizer, path: FourierSamplePath, budget: int) -> OptimizationResult:
+    """One run of `method` on `path` at the paper's settings: sigma = 0, box [-5, 5]^d, from
+    x = 0, the optimizer's stream rng_for(1, d, 0)."""
+    d = path.frequencies.shape[1]
+    return run_on_path(method, path, RBF(), 0.0, budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0))
 
 
 def main() -> None:
@@ -37,11 +49,9 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     method = optimizer_class(args.method)()
     for d in args.dims:
-        path = FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
+        path = bench_path(d)
         start = time.process_time()
-        result = run_on_path(
-            method, path, RBF(), 0.0, args.budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0)
-        )
+        result = paper_run(method, path, args.budget)
         row = {
             "method": args.method,
             "d": d,

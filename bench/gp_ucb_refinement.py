@@ -18,15 +18,12 @@ import json
 from pathlib import Path
 
 import numpy as np
+from full_run import bench_path, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
 import localbo.gp_ucb as gp_ucb_module
-from localbo.kernels import RBF
-from localbo.objective import Box
-from localbo.optimizers import optimizer_class, run_on_path
-from localbo.sample_paths import FourierSamplePath
-from localbo.seeding import rng_for
+from localbo.optimizers import optimizer_class
 
 
 def main() -> None:
@@ -43,14 +40,11 @@ def main() -> None:
         return res
 
     d = args.d
-    path = FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
     method = optimizer_class("gp_ucb")()
     restarts = method.settings.restarts
     gp_ucb_module.minimize = recorded
     with threadpool_limits(limits=1):
-        result = run_on_path(
-            method, path, RBF(), 0.0, args.budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0)
-        )
+        result = paper_run(method, bench_path(d), args.budget)
     gp_ucb_module.minimize = minimize
     steps = np.array(refinements).reshape(-1, restarts, 3)  # (steps, restarts, [nfev, start, end])
     late = steps[len(steps) // 2 :]

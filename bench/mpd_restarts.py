@@ -26,16 +26,14 @@ import time
 from pathlib import Path
 
 import numpy as np
+from full_run import bench_path, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
 from threadpoolctl import threadpool_limits
 
 import localbo.mpd as mpd_module
-from localbo.kernels import RBF
 from localbo.linalg import cho_solve
 from localbo.mpd import DownhillQuadratic
-from localbo.objective import Box
-from localbo.optimizers import optimizer_class, run_on_path
-from localbo.sample_paths import FourierSamplePath
+from localbo.optimizers import optimizer_class
 from localbo.seeding import rng_for
 
 
@@ -135,19 +133,9 @@ def main() -> None:
         return point
 
     d = args.d
-    path = FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
     mpd_module.sample_point = both
     with threadpool_limits(limits=1):
-        run_on_path(
-            optimizer_class("mpd")(),
-            path,
-            RBF(),
-            0.0,
-            args.budget,
-            Box(-5.0, 5.0, d),
-            None,
-            rng_for(1, d, 0),
-        )
+        paper_run(optimizer_class("mpd")(), bench_path(d), args.budget)
     mpd_module.sample_point = ours
     table = {key: np.array([row[key] for row in rows]) for key in rows[0]}
     summary = {
