@@ -1,0 +1,223 @@
+"""Lower bounds on a whole paper-scale run of TuRBO-1, MPD and GP-UCB at d = 10, from the work
+each algorithm (at its reference settings) must do and what that work costs on this machine.
+
+Each floor is (how many of one unavoidable operation a run of 5000 makes) x (the measured cost of
+one such operation, alone, one core) and leaves out everything else a run does; a speed bar below
+its floor cannot be met without changing the algorithm.
+
+- `turbo`: every step draws the Thompson sample at min(100 d, 5000) candidates through
+  `thompson_features` random features, one cosine per (candidate, feature). Floor: steps x m x M
+  cosines (the steps of the whole d = 50 run in results/full_runs.jsonl) at the time of np.cos on
+  an (m, M) array of that step's angles.
+- `mpd`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy. Floor: the
+  L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
+  `--mpd-budget` evaluations, scaled to 5000) at the cost of scipy's L-BFGS-B driver per run and
+  per evaluation on d-dimensional functions that cost nothing (quadratics), so the floor holds
+  for any acquisition code.
+- `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
+  at a new point, one pass over the n x n factor (a triangular solve; the implementation makes
+  two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
+  `--gp-ucb-budget` evaluations; later steps at the mean of the last 500 counted) at the time of
+  one triangular solve at that step's n (measured at n = 1000 to 5000, interpolated), summed over
+  the 5000.
+
+Appends one JSON line per part to `--out`.
+
+    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo mpd gp_ucb
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+import scipy.optimize
+from full_run import bench_path, paper_run
+from threadpoolctl import threadpool_limits
+
+import localbo.gp_ucb
+import localbo.mpd
+from localbo.linalg import solve_lower
+from localbo.optimizers import optimizer_class
+from localbo.seeding import rng_for
+
+BUDGET = 5000
+
+
+def cpu_per_call(call, repeats: int) -> float:
+    """Median CPU seconds of `call()` over `repeats` calls, after one warm-up call."""
+    call()
+    times = []
+    for _ in range(repeats):
+        start = time.process_time()
+        call()
+        times.append(time.process_time() - start)
+    return float(np.median(times))
+
+
+def whole_run(method: str, d: int) -> dict:
+    """The row of bench/results/full_runs.jsonl of the last whole run of `method` at d."""
+    lines = Path("bench/results/full_runs.jsonl").read_text().splitlines()
+    rows = [json.loads(line) for line in lines]
+    return [r for r in rows if r["method"] == method and r["d"] == d and r["budget"] == BUDGET][-1]
+
+
+def turbo_floor(d: int) -> dict:
+    """Cosines of the Thompson draws of one whole run at d, at np.cos's measured speed."""
+    method = optimizer_class("turbo")()
+    m, features = min(100 * d, 5000), method.settings.thompson_features
+    rng = rng_for(0, "bench-floors", d)
+    omega = rng.standard_normal((features, d))
+    centre = rng.uniform(-5.0, 5.0, d)
+    candidates = centre + rng.uniform(-0.4, 0.4, (m, d))  # a region of side 0.08 x the box
+    angles = candidates @ omega.T + rng.uniform(0.0, 2.0 * np.pi, features)
+    seconds = cpu_per_call(lambda: np.cos(angles), 20)
+    steps = whole_run("turbo", d)["iterations"]
+    return {
+        "part": "turbo",
+        "d": d,
+        "cos_ns": 1e9 * seconds / angles.size,
+        "steps": steps,
+        "floor_s": steps * seconds,
+        "whole_run_s": whole_run("turbo", d)["cpu_s"],
+        "bar_s": 60.0,
+    }
+
+
+def lbfgsb_cost(d: int) -> tuple[float, float]:
+    """CPU seconds of scipy's L-BFGS-B driver in [0, 1]^d on quadratics that cost nothing:
+    (per `minimize` call, per function evaluation), from two quadratics with few and with many
+    evaluations (minimum at a corner; in the interior with curvatures 1 to 1e3)."""
+    bounds = [(0.0, 1.0)] * d
+    start = np.full(d, 0.9)
+    curvature = np.logspace(0.0, 3.0, d)
+
+    def corner(z: np.ndarray) -> tuple[float, np.ndarray]:
+        return float(z @ z), 2.0 * z
+
+    def interior(z: np.ndarray) -> tuple[float, np.ndarray]:
+        u = z - 0.5
+        return float(curvature @ u**2), 2.0 * curvature * u
+
+    seconds, evaluations = [], []
+    for fun in (corner, interior):
+        evaluations.append(
+            scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds).nfev
+        )
+        seconds.append(
+            cpu_per_call(
+                lambda fun=fun: scipy.optimize.minimize(
+                    fun, start, jac=True, method="L-BFGS-B", bounds=bounds
+                ),
+                100,
+            )
+        )
+    per_evaluation = (seconds[1] - seconds[0]) / (evaluations[1] - evaluations[0])
+    return seconds[0] - evaluations[0] * per_evaluation, per_evaluation
+
+
+def counted_run(module, method: str, d: int, budget: int) -> tuple[list[int], float]:
+    """Run `method` on the bench path at d for `budget` evaluations; returns the function
+    evaluations of every scipy `minimize` the module made, in order, and the CPU seconds spent
+    inside the functions minimized."""
+    counts, inside = [], [0.0]
+    original = module.minimize
+
+    def counting(fun, x0, **kwargs):
+        def timed(z):
+            start = time.process_time()
+            value = fun(z)
+            inside[0] += time.process_time() - start
+            return value
+
+        result = original(timed, x0, **kwargs)
+        counts.append(int(result.nfev))
+        return result
+
+    module.minimize = counting
+    try:
+        paper_run(optimizer_class(method)(), bench_path(d), budget)
+    finally:
+        module.minimize = original
+    return counts, inside[0]
+
+
+def mpd_floor(d: int, budget: int) -> dict:
+    """scipy's L-BFGS-B driver cost of one whole MPD run at d."""
+    counts, inside = counted_run(localbo.mpd, "mpd", d, budget)
+    per_call, per_evaluation = lbfgsb_cost(d)
+    scale = BUDGET / budget
+    return {
+        "part": "mpd",
+        "d": d,
+        "counted_budget": budget,
+        "lbfgsb_calls_per_point": len(counts) / budget,
+        "lbfgsb_evaluations_per_point": sum(counts) / budget,
+        "lbfgsb_us_per_call": 1e6 * per_call,
+        "lbfgsb_us_per_evaluation": 1e6 * per_evaluation,
+        "floor_s": scale * (len(counts) * per_call + sum(counts) * per_evaluation),
+        "acquisition_us_per_evaluation": 1e6 * inside / sum(counts),
+        "acquisition_in_lbfgsb_s": scale * inside,
+        "whole_run_s": whole_run("mpd", d)["cpu_s"],
+        "bar_s": 60.0,
+    }
+
+
+def gp_ucb_floor(d: int, budget: int) -> dict:
+    """One triangular solve per refinement evaluation of a whole GP-UCB run at d."""
+    counts, _ = counted_run(localbo.gp_ucb, "gp_ucb", d, budget)
+    restarts = optimizer_class("gp_ucb")().settings.restarts
+    per_step = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))
+    rng = rng_for(0, "bench-floors", "factor")
+    sizes = [1000, 2000, 3000, 4000, 5000]
+    solve_s = []
+    for n in sizes:
+        A = rng.standard_normal((n, n)) / np.sqrt(n)
+        L = np.linalg.cholesky(A @ A.T + np.eye(n))
+        k = rng.standard_normal(n)
+        solve_s.append(cpu_per_call(lambda L=L, k=k: solve_lower(L, k), 30))
+    # a solve at n: interpolated between the measured sizes, (n / 1000)^2 of the smallest below
+    n = np.arange(1, BUDGET)  # observations before each step
+    solve = np.where(n < sizes[0], solve_s[0] * (n / sizes[0]) ** 2, np.interp(n, sizes, solve_s))
+    late = float(np.mean(per_step[-500:]))
+    steps = np.concatenate([per_step, np.full(len(n) - len(per_step), late)])
+    floor = float(np.sum(steps * solve))
+    return {
+        "part": "gp_ucb",
+        "d": d,
+        "counted_budget": budget,
+        "evaluations_per_step_first_500": float(np.mean(per_step[:500])),
+        "evaluations_per_step_last_500": late,
+        "solve_ms": dict(zip(map(str, sizes), (1e3 * s for s in solve_s), strict=True)),
+        "floor_s": floor,
+        "whole_run_s": whole_run("gp_ucb", d)["cpu_s"],
+        "family_floor_cpu_h": 50 * floor / 3600,
+        "family_bar_cpu_h": 3.0,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--parts", nargs="+", default=["turbo", "mpd", "gp_ucb"])
+    parser.add_argument("--mpd-budget", type=int, default=600)
+    parser.add_argument("--gp-ucb-budget", type=int, default=1500)
+    parser.add_argument("--out", type=Path, default=Path("bench/results/floors.jsonl"))
+    args = parser.parse_args()
+    parts = {
+        "turbo": lambda: turbo_floor(50),
+        "mpd": lambda: mpd_floor(50, args.mpd_budget),
+        "gp_ucb": lambda: gp_ucb_floor(10, args.gp_ucb_budget),
+    }
+    for part in args.parts:
+        row = parts[part]()
+        print(row, flush=True)
+        with args.out.open("a") as out:
+            out.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    with threadpool_limits(limits=1):
+        main()
