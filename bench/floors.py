@@ -19,7 +19,8 @@ its floor cannot be met without changing the algorithm.
   two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
   `--gp-ucb-budget` evaluations; later steps at the mean of the last 500 counted) at the time of
   one triangular solve at that step's n (measured at n = 1000 to 5000, interpolated), summed over
-  the 5000.
+  the 5000. Beside it, whether the rows of the chosen points are sparse enough to truncate, and
+  the smallest eigenvalue of K, at the end of the counted run.
 
 Appends one JSON line per part to `--out`.
 
@@ -41,6 +42,7 @@ from threadpoolctl import threadpool_limits
 import localbo.gp_ucb
 import localbo.mpd
 from localbo.linalg import solve_lower
+from localbo.objective import OptimizationResult
 from localbo.optimizers import optimizer_class
 from localbo.seeding import rng_for
 
@@ -119,10 +121,12 @@ def lbfgsb_cost(d: int) -> tuple[float, float]:
     return seconds[0] - evaluations[0] * per_evaluation, per_evaluation
 
 
-def counted_run(module, method: str, d: int, budget: int) -> tuple[list[int], float]:
+def counted_run(
+    module, method: str, d: int, budget: int
+) -> tuple[list[int], float, OptimizationResult]:
     """Run `method` on the bench path at d for `budget` evaluations; returns the function
-    evaluations of every scipy `minimize` the module made, in order, and the CPU seconds spent
-    inside the functions minimized."""
+    evaluations of every scipy `minimize` the module made, in order, the CPU seconds spent
+    inside the functions minimized, and the run's result."""
     counts, inside = [], [0.0]
     original = module.minimize
 
@@ -139,15 +143,15 @@ def counted_run(module, method: str, d: int, budget: int) -> tuple[list[int], fl
 
     module.minimize = counting
     try:
-        paper_run(optimizer_class(method)(), bench_path(d), budget)
+        result = paper_run(optimizer_class(method)(), bench_path(d), budget)
     finally:
         module.minimize = original
-    return counts, inside[0]
+    return counts, inside[0], result
 
 
 def mpd_floor(d: int, budget: int) -> dict:
     """scipy's L-BFGS-B driver cost of one whole MPD run at d."""
-    counts, inside = counted_run(localbo.mpd, "mpd", d, budget)
+    counts, inside, _ = counted_run(localbo.mpd, "mpd", d, budget)
     per_call, per_evaluation = lbfgsb_cost(d)
     scale = BUDGET / budget
     return {
@@ -168,7 +172,7 @@ def mpd_floor(d: int, budget: int) -> dict:
 
 def gp_ucb_floor(d: int, budget: int) -> dict:
     """One triangular solve per refinement evaluation of a whole GP-UCB run at d."""
-    counts, _ = counted_run(localbo.gp_ucb, "gp_ucb", d, budget)
+    counts, _, result = counted_run(localbo.gp_ucb, "gp_ucb", d, budget)
     restarts = optimizer_class("gp_ucb")().settings.restarts
     per_step = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))
     rng = rng_for(0, "bench-floors", "factor")
@@ -185,6 +189,13 @@ def gp_ucb_floor(d: int, budget: int) -> dict:
     late = float(np.mean(per_step[-500:]))
     steps = np.concatenate([per_step, np.full(len(n) - len(per_step), late)])
     floor = float(np.sum(steps * solve))
+    # is there structure to skip the pass? the last 100 chosen points' kernel rows on the data
+    # before them (a sparse row would allow truncation), and K's conditioning there
+    gp, last = result.model, 100
+    earlier = gp.X[:-last]
+    rows = gp.kernel(gp.X[-last:], earlier)
+    K = gp.kernel(earlier, earlier)
+    K[np.diag_indices_from(K)] += gp.noise_var + gp.jitter
     return {
         "part": "gp_ucb",
         "d": d,
@@ -195,6 +206,9 @@ def gp_ucb_floor(d: int, budget: int) -> dict:
         "floor_s": floor,
         "whole_run_s": whole_run("gp_ucb", d)["cpu_s"],
         "family_floor_cpu_h": 50 * floor / 3600,
+        "row_share_above_1e-17_median": float(np.median((rows > 1e-17).mean(axis=1))),
+        "row_share_above_1e-26_median": float(np.median((rows > 1e-26).mean(axis=1))),
+        "K_smallest_eigenvalue": float(np.linalg.eigvalsh(K)[0]),
         "family_bar_cpu_h": 3.0,
     }
 
