@@ -1,5 +1,5 @@
-"""Lower bounds on a whole paper-scale run of TuRBO-1, MPD and GP-UCB at d = 10, from the work
-each algorithm (at its reference settings) must do and what that work costs on this machine.
+"""Lower bounds on a whole paper-scale run of TuRBO-1 and MPD at d = 50 and GP-UCB at d = 10,
+from the work each algorithm (at its reference settings) must do and what that costs here.
 
 Each floor is (how many of one unavoidable operation a run of 5000 makes) x (the measured cost of
 one such operation, alone, one core) and leaves out everything else a run does; a speed bar below
