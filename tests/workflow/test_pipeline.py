@@ -30,6 +30,12 @@ def test_every_figure_and_table_is_written(tiny_run):
     assert any(float(r["estimate"]) < 0.99 * v for r, v in zip(rows, best_design, strict=True))
 
 
+def test_no_finished_runs_are_left_once_the_jobs_succeed(tiny_run):
+    runs = tiny_run / "results" / "fig1" / "runs"
+    assert list(runs.rglob("*.json"))  # the Fig. 1 jobs ran
+    assert not list(runs.rglob("*.finished")), "kept runs of finished jobs were not removed"
+
+
 def test_rerun_has_nothing_to_do(tiny_run):
     proc = snakemake(tiny_run, "--cores", "1", "--dry-run")
     assert "Nothing to be done" in proc.stdout + proc.stderr

@@ -1,0 +1,119 @@
+"""A Fig. 1 job keeps each run as it finishes and its rerun resumes after the last one kept."""
+
+import json
+import logging
+
+import numpy as np
+import pytest
+
+import localbo.pipeline.fig1 as fig1
+from localbo.io import load_npz
+from localbo.kernels import RBF
+from localbo.pipeline.finished_runs import FinishedRuns, fingerprint
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+
+LOG = logging.getLogger("test")
+
+
+@pytest.fixture
+def job(tmp_path):
+    """(params, path files) of a TuRBO-1 job on three d = 2 paths, budget 40."""
+    files = []
+    for i in range(3):
+        file = tmp_path / f"path{i}.npz"
+        FourierSamplePath.draw(RBF(), 2, 64, rng_for(0, "finished-runs", i)).save(file)
+        files.append(str(file))
+    params = {
+        "seed": 0,
+        "kernel": "rbf",
+        "lengthscale": 1.0,
+        "outputscale": 1.0,
+        "num_features": 64,
+        "budget": 40,
+        "box": {"lower": -5.0, "upper": 5.0},
+        "paths": [0, 1, 2],
+        "module": None,
+        "method_settings": {},
+    }
+    return params, files
+
+
+def counting_runs(monkeypatch, fail_at: int | None = None) -> list[int]:
+    """Count the runs `run_chunk` makes; with `fail_at`, that run raises (a killed job)."""
+    made = []
+    original = fig1.run_on_path
+
+    def run(*args, **kwargs):
+        made.append(len(made))
+        if len(made) - 1 == fail_at:
+            raise KeyboardInterrupt("killed")
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(fig1, "run_on_path", run)
+    return made
+
+
+def without_seconds(summaries):
+    return [{k: v for k, v in s.items() if k != "seconds"} for s in summaries]
+
+
+def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
+    job, tmp_path, monkeypatch
+):
+    params, files = job
+    whole = fig1.run_chunk("turbo", 2, 0.0, params, files, FinishedRuns(tmp_path / "a"), LOG)
+
+    finished = FinishedRuns(tmp_path / "b")
+    counting_runs(monkeypatch, fail_at=2)
+    with pytest.raises(KeyboardInterrupt):
+        fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert sorted(p.name for p in finished.directory.iterdir()) == ["p0.npz", "p1.npz"]
+
+    kept_seconds = [
+        json.loads(str(load_npz(finished.directory / f"p{i}.npz")["__summary__"]))["seconds"]
+        for i in (0, 1)
+    ]
+    made = counting_runs(monkeypatch)
+    resumed = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert len(made) == 1  # path 2 only
+    assert without_seconds(resumed[0]) == without_seconds(whole[0])
+    assert [s["seconds"] for s in resumed[0][:2]] == kept_seconds  # the killed attempt's
+    assert sorted(resumed[1]) == sorted(whole[1])
+    assert "p0_tr_center" in resumed[1]  # a method's own trace fields come back too
+    for name, array in whole[1].items():
+        assert resumed[1][name].dtype == array.dtype, name
+        np.testing.assert_array_equal(resumed[1][name], array, err_msg=name)
+
+
+def test_runs_kept_with_other_parameters_or_another_path_are_run_again(job, tmp_path, monkeypatch):
+    params, files = job
+    finished = FinishedRuns(tmp_path / "kept")
+    fig1.run_chunk("turbo", 2, 0.0, {**params, "budget": 30}, files, finished, LOG)
+    made = counting_runs(monkeypatch)
+    summaries, _ = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert len(made) == 3
+    assert [s["evaluations"] for s in summaries] == [40, 40, 40]
+
+    made.clear()
+    fig1.run_chunk("turbo", 2, 0.0, params, files[::-1], finished, LOG)  # path 0 is path 2's file
+    assert len(made) == 2  # only path 1 has its own file still
+
+
+def test_a_kept_run_is_found_by_its_fingerprint_only(tmp_path):
+    finished = FinishedRuns(tmp_path / "runs")
+    file = tmp_path / "input.npz"
+    file.write_bytes(b"path")
+    key = fingerprint({"budget": 5}, "p3", [file])
+    summary, arrays = {"value": -1.5, "stop": "budget"}, {"x": np.arange(3.0)}
+    finished.put("p3", key, summary, arrays)
+    got_summary, got_arrays = finished.get("p3", key)
+    assert got_summary == summary and list(got_arrays) == ["x"]
+    np.testing.assert_array_equal(got_arrays["x"], arrays["x"])
+    assert finished.get("p3", fingerprint({"budget": 6}, "p3", [file])) is None
+    assert finished.get("p3", fingerprint({"budget": 5}, "p4", [file])) is None
+    assert finished.get("p4", key) is None
+    file.write_bytes(b"other path")
+    assert finished.get("p3", fingerprint({"budget": 5}, "p3", [file])) is None
+    finished.clear()
+    assert not finished.directory.exists()
