@@ -1,4 +1,4 @@
-"""Fig. 1, local solutions: its config section, its methods and what one job needs.
+"""Fig. 1, local solutions: its config section, its methods, what one job needs, and the job.
 
 A method is in Fig. 1 when `fig1.methods` has a section for it (a `null` section leaves it out).
 The section's job keys (`noise_levels`, `dims`, `paths_per_job`, `budget`, `module`) say where
