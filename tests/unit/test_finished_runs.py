@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 import localbo.pipeline.fig1 as fig1
+import localbo.pipeline.finished_runs as finished_runs
 from localbo.io import load_npz
 from localbo.kernels import RBF
-from localbo.pipeline.finished_runs import FinishedRuns, fingerprint
+from localbo.pipeline.finished_runs import SUMMARY, FinishedRuns, fingerprint
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -71,7 +72,7 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
     assert sorted(p.name for p in finished.directory.iterdir()) == ["p0.npz", "p1.npz"]
 
     kept_seconds = [
-        json.loads(str(load_npz(finished.directory / f"p{i}.npz")["__summary__"]))["seconds"]
+        json.loads(str(load_npz(finished.directory / f"p{i}.npz")[SUMMARY]))["seconds"]
         for i in (0, 1)
     ]
     made = counting_runs(monkeypatch)
@@ -79,25 +80,54 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
     assert len(made) == 1  # path 2 only
     assert without_seconds(resumed[0]) == without_seconds(whole[0])
     assert [s["seconds"] for s in resumed[0][:2]] == kept_seconds  # the killed attempt's
-    assert sorted(resumed[1]) == sorted(whole[1])
+    assert list(resumed[1]) == list(whole[1])  # the same keys in the same order
     assert "p0_tr_center" in resumed[1]  # a method's own trace fields come back too
     for name, array in whole[1].items():
         assert resumed[1][name].dtype == array.dtype, name
         np.testing.assert_array_equal(resumed[1][name], array, err_msg=name)
 
 
-def test_runs_kept_with_other_parameters_or_another_path_are_run_again(job, tmp_path, monkeypatch):
+def test_runs_kept_with_other_parameters_paths_or_code_are_run_again(job, tmp_path, monkeypatch):
     params, files = job
     finished = FinishedRuns(tmp_path / "kept")
-    fig1.run_chunk("turbo", 2, 0.0, {**params, "budget": 30}, files, finished, LOG)
+    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     made = counting_runs(monkeypatch)
-    summaries, _ = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
-    assert len(made) == 3
-    assert [s["evaluations"] for s in summaries] == [40, 40, 40]
+    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert len(made) == 0  # every run kept
+    others = [
+        ("turbo", 2, 0.0, {**params, "budget": 30}, files),
+        ("turbo", 2, 0.0, {**params, "method_settings": {"candidates": 50}}, files),
+        ("turbo", 2, 0.1, params, files),
+        ("random_search", 2, 0.0, params, files),
+    ]
+    for method, d, sigma, other, paths in others:
+        made.clear()
+        fig1.run_chunk(method, d, sigma, other, paths, FinishedRuns(finished.directory), LOG)
+        assert len(made) == 3, (method, sigma, other)
+        fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)  # the original back
 
     made.clear()
     fig1.run_chunk("turbo", 2, 0.0, params, files[::-1], finished, LOG)  # path 0 is path 2's file
     assert len(made) == 2  # only path 1 has its own file still
+
+    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    monkeypatch.setattr(finished_runs, "source_digest", lambda: "other code")
+    made.clear()
+    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert len(made) == 3
+
+
+def test_an_unreadable_kept_run_is_run_again(job, tmp_path, monkeypatch):
+    params, files = job
+    finished = FinishedRuns(tmp_path / "kept")
+    whole = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    content = (finished.directory / "p1.npz").read_bytes()
+    (finished.directory / "p1.npz").write_bytes(content[: len(content) // 2])  # a crash mid-write
+    (finished.directory / "p2.npz").write_bytes(b"")
+    made = counting_runs(monkeypatch)
+    again = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    assert len(made) == 2
+    assert without_seconds(again[0]) == without_seconds(whole[0])
 
 
 def test_a_kept_run_is_found_by_its_fingerprint_only(tmp_path):

@@ -81,6 +81,7 @@ def test_sigkill_part_way_then_resume(tmp_path):
     snakemake(tmp_path, "--unlock", "--cores", "1")
     snakemake(tmp_path, "--cores", "2", "--rerun-incomplete")
     assert assert_outputs_valid(tmp_path) > 2
+    assert not list(tmp_path.rglob("*.finished")), "kept runs outlived their jobs"
     assert (tmp_path / "figures" / "fig2_error_function.pdf").stat().st_size > 1000
 
 

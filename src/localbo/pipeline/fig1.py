@@ -8,6 +8,7 @@ registry of `localbo.optimizers` by the section's name. A job is (method, d, sig
 
 from __future__ import annotations
 
+import inspect
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -362,19 +363,25 @@ def run_chunk(
     same fingerprint is taken instead of run again.
 
     Args:
-        params: `Fig1Jobs.run_params` of the job. path_files: its sample paths, in
-            params["paths"] order.
+        method: the registered name. d, sigma: the dimension and noise level.
+        params: `Fig1Jobs.run_params` of the job.
+        path_files: its sample paths, in params["paths"] order.
+        finished: where runs are kept. log: gets one line per run.
 
     Returns:
-        One summary per run, and every run's trace arrays and final x under keys p<i>_<field>.
+        One summary per run (`OptimizationResult.summary` with method, d, sigma and path), and
+        every run's arrays under keys p<i>_<field>: its trace (`Trace.arrays`) and its final x
+        (d,).
     """
     kernel = make_kernel(params["kernel"], params["lengthscale"], params["outputscale"])
     box = Box(params["box"]["lower"], params["box"]["upper"], d)
     optimizer = job_optimizer(method, params)
+    method_source = inspect.getsourcefile(type(optimizer))  # a plug-in's lives outside localbo
     summaries, traces = [], {}
     for i, path_file in zip(params["paths"], path_files, strict=True):
         run = f"p{i}"
-        key = fingerprint({**params, "method": method, "d": d, "sigma": sigma}, run, [path_file])
+        job = {**params, "method": method, "d": d, "sigma": sigma}
+        key = fingerprint(job, run, [path_file, method_source])
         kept = finished.get(run, key)
         if kept is None:
             result = run_on_path(

@@ -4,15 +4,14 @@ A Fig. 1 job runs a chunk of sample paths one after the other; at paper scale on
 to an hour (TuRBO-1 and MPD at d = 50), and a job that dies, by a cluster's time limit, a node
 failure or a session's end, used to lose every run it had finished. Now each finished run is
 written at once, atomically, to a directory beside the job's outputs, with a fingerprint of all
-its result depends on: the job's parameters, the run's name, the bytes of its input files and the
-source of the `localbo` package. Snakemake deletes a killed job's outputs but not this directory;
-the rerun takes each run whose fingerprint matches and runs the others, and the directory goes
-once the outputs are written. A run made with other parameters, other inputs or other code never
-matches, so the outputs are those of the job run whole: the runs are deterministic in their
-streams (tested: the same bytes whether or not the job was interrupted).
-
-The job's `benchmarks/` time then counts the last attempt only; each run's own CPU seconds stay in
-its summary.
+its result depends on: the job's parameters, the run's name, the bytes of its input files (the
+sample path, and a plug-in method's source), the source of the `localbo` package and the versions
+of Python, numpy and scipy. Snakemake deletes a killed job's outputs but not this directory; the
+rerun takes each run whose fingerprint matches and runs the others (an unreadable file, from a
+crash mid-write, counts as absent), and the directory goes once the outputs are written. A run
+made with other parameters, inputs, code or libraries never matches, so the outputs are those of
+the job run whole, the runs being deterministic in their streams (tested: every array and every
+summary field but the run's wall seconds, which are the attempt's that made it).
 """
 
 from __future__ import annotations
@@ -20,11 +19,14 @@ from __future__ import annotations
 import hashlib
 import json
 import shutil
+import sys
+import zipfile
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import scipy
 
 import localbo
 from localbo.io import load_npz, save_npz
@@ -44,11 +46,13 @@ def source_digest() -> str:
 
 def fingerprint(params: dict[str, Any], run: str, inputs: list[str | Path]) -> str:
     """sha256 of what one run's result depends on: the job's parameters (JSON-ready), the run's
-    name within the job, the bytes of its input files and the package source."""
-    digest = hashlib.sha256(json.dumps(params, sort_keys=True).encode())
-    digest.update(b"\0" + run.encode() + b"\0" + source_digest().encode())
+    name within the job, the bytes of its input files, the package source and the versions of
+    Python, numpy and scipy."""
+    software = [sys.version, np.__version__, scipy.__version__, source_digest()]
+    digest = hashlib.sha256(json.dumps([params, run, software], sort_keys=True).encode())
     for file in inputs:
-        digest.update(b"\0" + Path(file).read_bytes())
+        content = Path(file).read_bytes()
+        digest.update(len(content).to_bytes(8, "little") + content)
     return digest.hexdigest()
 
 
@@ -66,16 +70,19 @@ class FinishedRuns:
         return self.directory / f"{run}.npz"
 
     def get(self, run: str, key: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
-        """(summary, arrays) of a kept run whose fingerprint is `key`, else None."""
-        file = self._file(run)
-        if not file.exists():
+        """(summary, arrays) of a kept run whose fingerprint is `key`, else None (also when
+        its file is missing or unreadable)."""
+        try:
+            arrays = load_npz(self._file(run))
+            if str(arrays.pop(FINGERPRINT)) != key:
+                return None
+            return json.loads(str(arrays.pop(SUMMARY))), arrays
+        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
             return None
-        arrays = load_npz(file)
-        if str(arrays.pop(FINGERPRINT)) != key:
-            return None
-        return json.loads(str(arrays.pop(SUMMARY))), arrays
 
-    def put(self, run: str, key: str, summary: dict[str, Any], arrays: dict[str, np.ndarray]):
+    def put(
+        self, run: str, key: str, summary: dict[str, Any], arrays: dict[str, np.ndarray]
+    ) -> None:
         """Keep a finished run: its JSON-ready summary and its arrays."""
         self.directory.mkdir(parents=True, exist_ok=True)
         save_npz(
