@@ -1,9 +1,11 @@
 """Lower bounds on a whole paper-scale run of TuRBO-1 and MPD at d = 50 and GP-UCB at d = 10,
 from the work each algorithm (at its reference settings) must do and what that costs here.
 
-Each floor is (how many of one unavoidable operation a run of 5000 makes) x (the measured cost of
-one such operation, alone, one core) and leaves out everything else a run does; a speed bar below
-its floor cannot be met without changing the algorithm.
+Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
+such operation, one core) and leaves out everything else a run does; a speed bar below its floor
+cannot be met without changing the algorithm (GP-UCB) or the operation's implementation (np.cos
+in float64 for TuRBO-1, scipy's L-BFGS-B driver for MPD). The unit costs are timed in whatever
+load the machine has; say which when quoting them.
 
 - `turbo`: every step draws the Thompson sample at min(100 d, 5000) candidates through
   `thompson_features` random features, one cosine per (candidate, feature). Floor: steps x m x M
@@ -174,6 +176,8 @@ def gp_ucb_floor(d: int, budget: int) -> dict:
     """One triangular solve per refinement evaluation of a whole GP-UCB run at d."""
     counts, _, result = counted_run(localbo.gp_ucb, "gp_ucb", d, budget)
     restarts = optimizer_class("gp_ucb")().settings.restarts
+    if len(counts) != restarts * (budget - 1):  # one call per restart at every step but the first
+        raise RuntimeError(f"{len(counts)} refinements in {budget - 1} steps of {restarts}")
     per_step = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))
     rng = rng_for(0, "bench-floors", "factor")
     sizes = [1000, 2000, 3000, 4000, 5000]
