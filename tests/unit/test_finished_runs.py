@@ -6,7 +6,7 @@ import logging
 import numpy as np
 import pytest
 
-import localbo.pipeline.fig1 as fig1
+import localbo.pipeline.fig1_job as fig1_job
 import localbo.pipeline.finished_runs as finished_runs
 from localbo.io import load_npz
 from localbo.kernels import RBF
@@ -43,7 +43,7 @@ def job(tmp_path):
 def counting_runs(monkeypatch, fail_at: int | None = None) -> list[int]:
     """Count the runs `run_chunk` makes; with `fail_at`, that run raises (a killed job)."""
     made = []
-    original = fig1.run_on_path
+    original = fig1_job.run_on_path
 
     def run(*args, **kwargs):
         made.append(len(made))
@@ -51,7 +51,7 @@ def counting_runs(monkeypatch, fail_at: int | None = None) -> list[int]:
             raise KeyboardInterrupt("killed")
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(fig1, "run_on_path", run)
+    monkeypatch.setattr(fig1_job, "run_on_path", run)
     return made
 
 
@@ -63,12 +63,12 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
     job, tmp_path, monkeypatch
 ):
     params, files = job
-    whole = fig1.run_chunk("turbo", 2, 0.0, params, files, FinishedRuns(tmp_path / "a"), LOG)
+    whole = fig1_job.run_chunk("turbo", 2, 0.0, params, files, FinishedRuns(tmp_path / "a"), LOG)
 
     finished = FinishedRuns(tmp_path / "b")
     counting_runs(monkeypatch, fail_at=2)
     with pytest.raises(KeyboardInterrupt):
-        fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+        fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert sorted(p.name for p in finished.directory.iterdir()) == ["p0.npz", "p1.npz"]
 
     kept_seconds = [
@@ -76,7 +76,7 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
         for i in (0, 1)
     ]
     made = counting_runs(monkeypatch)
-    resumed = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    resumed = fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 1  # path 2 only
     assert without_seconds(resumed[0]) == without_seconds(whole[0])
     assert [s["seconds"] for s in resumed[0][:2]] == kept_seconds  # the killed attempt's
@@ -90,9 +90,9 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
 def test_runs_kept_with_other_parameters_paths_or_code_are_run_again(job, tmp_path, monkeypatch):
     params, files = job
     finished = FinishedRuns(tmp_path / "kept")
-    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     made = counting_runs(monkeypatch)
-    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 0  # every run kept
     others = [
         ("turbo", 2, 0.0, {**params, "budget": 30}, files),
@@ -102,30 +102,31 @@ def test_runs_kept_with_other_parameters_paths_or_code_are_run_again(job, tmp_pa
     ]
     for method, d, sigma, other, paths in others:
         made.clear()
-        fig1.run_chunk(method, d, sigma, other, paths, FinishedRuns(finished.directory), LOG)
+        fig1_job.run_chunk(method, d, sigma, other, paths, FinishedRuns(finished.directory), LOG)
         assert len(made) == 3, (method, sigma, other)
-        fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)  # the original back
+        fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)  # the original back
 
     made.clear()
-    fig1.run_chunk("turbo", 2, 0.0, params, files[::-1], finished, LOG)  # path 0 is path 2's file
+    # path 0 is path 2's file now
+    fig1_job.run_chunk("turbo", 2, 0.0, params, files[::-1], finished, LOG)
     assert len(made) == 2  # only path 1 has its own file still
 
-    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     monkeypatch.setattr(finished_runs, "source_digest", lambda: "other code")
     made.clear()
-    fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 3
 
 
 def test_an_unreadable_kept_run_is_run_again(job, tmp_path, monkeypatch):
     params, files = job
     finished = FinishedRuns(tmp_path / "kept")
-    whole = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    whole = fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     content = (finished.directory / "p1.npz").read_bytes()
     (finished.directory / "p1.npz").write_bytes(content[: len(content) // 2])  # a crash mid-write
     (finished.directory / "p2.npz").write_bytes(b"")
     made = counting_runs(monkeypatch)
-    again = fig1.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
+    again = fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 2
     assert without_seconds(again[0]) == without_seconds(whole[0])
 

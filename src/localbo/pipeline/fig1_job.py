@@ -1,0 +1,97 @@
+"""One Fig. 1 job: its optimizer, built from the job's parameters, run on each path of its chunk.
+
+The parameters are those `localbo.pipeline.fig1.Fig1Jobs.run_params` gives the job; each finished
+run is kept (`localbo.pipeline.finished_runs`), so a killed job's rerun resumes after it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from typing import Any
+
+import numpy as np
+
+from localbo.kernels import make_kernel
+from localbo.objective import Box
+from localbo.optimizers import Optimizer, optimizer_class, run_on_path
+from localbo.pipeline.finished_runs import FinishedRuns, fingerprint
+from localbo.pipeline.sections import build
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+
+
+def job_optimizer(name: str, params: dict[str, Any]) -> Optimizer:
+    """The optimizer of one Fig. 1 job, from the parameters `Fig1Jobs.run_params` gave it."""
+    cls = optimizer_class(name, params["module"])
+    return cls(build(cls.Settings, params["method_settings"], f"fig1.methods.{name}"))
+
+
+def run_chunk(
+    method: str,
+    d: int,
+    sigma: float,
+    params: dict[str, Any],
+    path_files: list[str],
+    finished: FinishedRuns,
+    log: logging.Logger,
+) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
+    """Run one Fig. 1 job: `method` at (d, sigma) from x = 0 on each path of its chunk.
+
+    Streams: observation noise rng_for(seed, "fig1", "noise", method, d, sigma, i), optimizer
+    rng_for(seed, "fig1", "optimizer", method, d, sigma, i), for path i. Each run is kept in
+    `finished` as soon as it ends, and a run kept there by an earlier attempt of the job with the
+    same fingerprint is taken instead of run again.
+
+    Args:
+        method: the registered name. d, sigma: the dimension and noise level.
+        params: `Fig1Jobs.run_params` of the job.
+        path_files: its sample paths, in params["paths"] order.
+        finished: where runs are kept. log: gets one line per run.
+
+    Returns:
+        One summary per run (`OptimizationResult.summary` with method, d, sigma and path), and
+        every run's arrays under keys p<i>_<field>: its trace (`Trace.arrays`) and its final x
+        (d,).
+    """
+    kernel = make_kernel(params["kernel"], params["lengthscale"], params["outputscale"])
+    box = Box(params["box"]["lower"], params["box"]["upper"], d)
+    optimizer = job_optimizer(method, params)
+    method_source = inspect.getsourcefile(type(optimizer))  # a plug-in's lives outside localbo
+    summaries, traces = [], {}
+    for i, path_file in zip(params["paths"], path_files, strict=True):
+        run = f"p{i}"
+        job = {**params, "method": method, "d": d, "sigma": sigma}
+        key = fingerprint(job, run, [path_file, method_source])
+        kept = finished.get(run, key)
+        if kept is None:
+            result = run_on_path(
+                optimizer,
+                FourierSamplePath.load(path_file),
+                kernel,
+                sigma,
+                params["budget"],
+                box,
+                noise_rng=rng_for(params["seed"], "fig1", "noise", method, d, sigma, i),
+                rng=rng_for(params["seed"], "fig1", "optimizer", method, d, sigma, i),
+            )
+            summary = {"method": method, "d": d, "sigma": sigma, "path": i, **result.summary()}
+            arrays = {**result.trace.arrays(), "x": result.x}
+            finished.put(run, key, summary, arrays)
+        else:
+            summary, arrays = kept
+        summaries.append(summary)
+        traces.update({f"{run}_{name}": value for name, value in arrays.items()})
+        log.info(
+            "%s d=%d sigma=%g path %d: f = %.4f, |grad f| = %.2e, %d evaluations, %.1f s%s",
+            method,
+            d,
+            sigma,
+            i,
+            summary["value"],
+            summary["gradient_norm"],
+            summary["evaluations"],
+            summary["seconds"],
+            "" if kept is None else " (kept from an earlier attempt of this job)",
+        )
+    return summaries, traces
