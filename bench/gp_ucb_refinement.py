@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 from full_run import bench_path, paper_run  # bench/, the script's folder
@@ -42,10 +43,8 @@ def main() -> None:
     d = args.d
     method = optimizer_class("gp_ucb")()
     restarts = method.settings.restarts
-    gp_ucb_module.minimize = recorded
-    with threadpool_limits(limits=1):
+    with threadpool_limits(limits=1), patch.object(gp_ucb_module, "minimize", recorded):
         result = paper_run(method, bench_path(d), args.budget)
-    gp_ucb_module.minimize = minimize
     steps = np.array(refinements).reshape(-1, restarts, 3)  # (steps, restarts, [nfev, start, end])
     late = steps[len(steps) // 2 :]
     ends = np.minimum(late[:, :, 1], late[:, :, 2])

@@ -24,6 +24,7 @@ import argparse
 import json
 import time
 from pathlib import Path
+from unittest.mock import patch
 
 import numpy as np
 from full_run import bench_path, paper_run  # bench/, the script's folder
@@ -133,10 +134,8 @@ def main() -> None:
         return point
 
     d = args.d
-    mpd_module.sample_point = both
-    with threadpool_limits(limits=1):
+    with threadpool_limits(limits=1), patch.object(mpd_module, "sample_point", both):
         paper_run(optimizer_class("mpd")(), bench_path(d), args.budget)
-    mpd_module.sample_point = ours
     table = {key: np.array([row[key] for row in rows]) for key in rows[0]}
     summary = {
         "d": d,
