@@ -60,7 +60,7 @@ from scipy.special import ndtr  # Phi, as scipy.stats.norm.cdf computes it, with
 
 from localbo.gp import GP
 from localbo.kernels import RBF, Kernel
-from localbo.linalg import cho_solve, cholesky
+from localbo.linalg import cho_solve, cholesky, solve_lower
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 
@@ -106,6 +106,14 @@ def descent(mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, float]:
 class DownhillQuadratic:
     """alpha(z) of one iteration at x (module docstring) and its analytic gradient in z.
 
+    Everything is O(n d) per point, through two factors fixed for the iteration: the window's
+    K = L L^T and Sigma = L_S L_S^T. With A = L^-1 G^T (G = Cov(grad f(x), f(X)), (d, n)) and
+    r = L^-1 k(X, z): c = -(x - z) k(x, z) / l^2 - A^T r, s = s2 + noise - r^T r, and with
+    q = L_S^-1 c: a = q^T q, w = (L_S^-1 mu)^T q. The gradient needs c's Jacobian only against
+    the two vectors u = Sigma^-1 c and Sigma^-1 mu, and k(X, z)'s Jacobian J only against three
+    vectors, so neither Jacobian is formed (the implementation before, which formed c's (d, d)
+    one by an (n, d) x (n, d) product, is the oracle of tests/unit/test_mpd.py).
+
     Args:
         gp: the posterior (RBF kernel). x: (d,) the iterate. mean: (d,) the gradient mean kept
             for the iteration.
@@ -115,34 +123,48 @@ class DownhillQuadratic:
         if not isinstance(gp.kernel, RBF):
             raise ValueError(f"MPD's acquisition needs the RBF kernel, got {gp.kernel.name}")
         self.gp, self.x, self.mean = gp, x, mean
+        self.ell2 = gp.kernel.lengthscale**2
         cov = gp.grad_cov(x)
         self.L_sigma, _ = cholesky(0.5 * (cov + cov.T))
         self.sigma_inv_mean = cho_solve(self.L_sigma, mean)
+        self.whitened_mean = solve_lower(self.L_sigma, mean)  # (d,) L_S^-1 mu
         self.quadratic = float(mean @ self.sigma_inv_mean)
-        self.G = gp.kernel.grad_x(x, gp.X)  # (d, n)
-        self.K_inv_Gt = cho_solve(gp.L, self.G.T)  # (n, d)
+        self.A = solve_lower(gp.L, gp.kernel.grad_x(x, gp.X).T)  # (n, d) L^-1 G^T
+        self.K_inv_Gt = solve_lower(gp.L, self.A, trans=True)  # (n, d) K^-1 G^T
+        self.prior_var = gp.kernel.outputscale + gp.noise_var
 
-    def __call__(self, z: np.ndarray, with_grad: bool = True) -> tuple[float, np.ndarray | None]:
-        """alpha at a (d,) point and its (d,) gradient (None without `with_grad`)."""
-        gp, kernel = self.gp, self.gp.kernel
-        ell2 = kernel.lengthscale**2
-        kz = kernel(z[None, :], gp.X)[0]  # (n,)
-        K_inv_kz = cho_solve(gp.L, kz)
-        u_xz = self.x - z
-        k_xz = float(kernel(self.x[None, :], z[None, :])[0, 0])
-        c = -u_xz / ell2 * k_xz - self.G @ K_inv_kz  # Cov(grad f(x), y(z) | D)
-        s = kernel.outputscale + gp.noise_var - float(kz @ K_inv_kz)
-        u = cho_solve(self.L_sigma, c)
-        a, w = float(c @ u), float(self.mean @ u)
-        D = s - a
+    def values(self, Z: np.ndarray) -> np.ndarray:
+        """alpha at (m, d) points; returns (m,)."""
+        k_xz = self.gp.kernel(self.x[None, :], Z)[0]  # (m,)
+        r = solve_lower(self.gp.L, self.gp.kernel(Z, self.gp.X).T)  # (n, m)
+        c = (Z - self.x) / self.ell2 * k_xz[:, None] - (self.A.T @ r).T  # (m, d)
+        q = solve_lower(self.L_sigma, c.T)  # (d, m)
+        a, w = np.einsum("im,im->m", q, q), self.whitened_mean @ q
+        D = self.prior_var - np.einsum("im,im->m", r, r) - a
+        return self.quadratic + (w * w + a) / D
+
+    def __call__(self, z: np.ndarray) -> tuple[float, np.ndarray]:
+        """alpha at a (d,) point and its (d,) gradient (vector solves only: a BLAS trsm packs
+        the whole factor at each call)."""
+        gp, ell2 = self.gp, self.ell2
+        diff, u_xz = gp.X - z, self.x - z  # (n, d), (d,)
+        kz = gp.kernel.outputscale * np.exp(-0.5 / ell2 * np.einsum("ij,ij->i", diff, diff))
+        k_xz = gp.kernel.outputscale * math.exp(-0.5 / ell2 * float(u_xz @ u_xz))
+        r = solve_lower(gp.L, kz)
+        c = -u_xz / ell2 * k_xz - self.A.T @ r
+        q = solve_lower(self.L_sigma, c)
+        a, w = float(q @ q), float(self.whitened_mean @ q)
+        D = self.prior_var - float(r @ r) - a
         value = self.quadratic + (w * w + a) / D
-        if not with_grad:
-            return value, None
-        J = (gp.X - z) / ell2 * kz[:, None]  # (n, d): d k(X_i, z) / dz
-        dc = (np.eye(len(z)) / ell2 - np.outer(u_xz, u_xz) / ell2**2) * k_xz
-        dc -= self.K_inv_Gt.T @ J  # (d, d): d c_i / d z_j
-        ds = -2.0 * J.T @ K_inv_kz
-        da, dw = 2.0 * dc.T @ u, dc.T @ self.sigma_inv_mean
+        vectors = np.column_stack([solve_lower(self.L_sigma, q, trans=True), self.sigma_inv_mean])
+        # J = diff k(X, z) / l^2 is k(X, z)'s Jacobian; J^T K^-1 k(X, z), J^T K^-1 G^T u and
+        # J^T K^-1 G^T Sigma^-1 mu (u = Sigma^-1 c) are all the gradient needs of it
+        P = np.column_stack([solve_lower(gp.L, r, trans=True), self.K_inv_Gt @ vectors])
+        JtP = diff.T @ (kz[:, None] * P) / ell2  # (d, 3)
+        # c's Jacobian is k(x, z) (I / l^2 - u_xz u_xz^T / l^4) - G K^-1 J; its transpose times
+        # the two vectors:
+        dc_t = k_xz * (vectors / ell2 - np.outer(u_xz, u_xz @ vectors) / ell2**2) - JtP[:, 1:]
+        da, dw, ds = 2.0 * dc_t[:, 0], dc_t[:, 1], -2.0 * JtP[:, 0]
         grad = ((2.0 * w * dw + da) * D - (w * w + a) * (ds - da)) / D**2
         return value, grad
 
@@ -153,7 +175,7 @@ def sample_point(gp: GP, x: np.ndarray, mean: np.ndarray, box: Box, rng, setting
     upper = np.minimum(x + settings.delta, box.upper)
     acquisition = DownhillQuadratic(gp, x, mean)
     raw = lower + (upper - lower) * rng.random((settings.raw_samples, len(x)))
-    values = np.array([acquisition(z, with_grad=False)[0] for z in raw])
+    values = acquisition.values(raw)
     best_z, best_value = raw[np.argmax(values)], float(values.max())
     for i in np.argsort(-values, kind="stable")[: settings.restarts]:
         res = minimize(
