@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives
 
 import localbo.mpd as mpd_module
 from localbo.optimizers import optimizer_class
-from tests.unit.mpd_oracle import DenseDownhillQuadratic, dense_sample_point
+from tests.unit.mpd_oracle import DenseDownhillQuadratic
 
 
 def compare(d: int, budget: int) -> dict:
@@ -50,14 +50,16 @@ def compare(d: int, budget: int) -> dict:
     def both(gp, x, mean, box, rng, settings):
         twin, null_twin = copy.deepcopy(rng), copy.deepcopy(rng)
         start = time.process_time()
-        point = dense_sample_point(gp, x, mean, box, rng, settings)
+        point = library(gp, x, mean, box, rng, settings, DenseDownhillQuadratic)
         middle = time.process_time()
         other = library(gp, x, mean, box, twin, settings)
         seconds["oracle"] += middle - start
         seconds["library"] += time.process_time() - middle
         alpha = DenseDownhillQuadratic(gp, x, mean)
         record("library", alpha, point, other)
-        off = dense_sample_point(gp, x, np.nextafter(mean, np.inf), box, null_twin, settings)
+        off = library(
+            gp, x, np.nextafter(mean, np.inf), box, null_twin, settings, DenseDownhillQuadratic
+        )
         record("null", alpha, point, off)
         return point
 

@@ -169,11 +169,23 @@ class DownhillQuadratic:
         return value, grad
 
 
-def sample_point(gp: GP, x: np.ndarray, mean: np.ndarray, box: Box, rng, settings) -> np.ndarray:
-    """The point of the box x +- delta (within the domain) that maximizes alpha."""
+def sample_point(
+    gp: GP,
+    x: np.ndarray,
+    mean: np.ndarray,
+    box: Box,
+    rng: np.random.Generator,
+    settings: MPDSettings,
+    acquisition_type: type[DownhillQuadratic] = DownhillQuadratic,
+) -> np.ndarray:
+    """The point of the box x +- delta (within the domain) that maximizes alpha.
+
+    `acquisition_type` computes alpha (`values` at a batch, value and gradient by a call); the
+    equality checks pass the implementation before the O(n d) rewrite (tests/unit/mpd_oracle.py).
+    """
     lower = np.maximum(x - settings.delta, box.lower)
     upper = np.minimum(x + settings.delta, box.upper)
-    acquisition = DownhillQuadratic(gp, x, mean)
+    acquisition = acquisition_type(gp, x, mean)
     raw = lower + (upper - lower) * rng.random((settings.raw_samples, len(x)))
     values = acquisition.values(raw)
     best_z, best_value = raw[np.argmax(values)], float(values.max())

@@ -1,16 +1,15 @@
 """MPD's acquisition as it was before its O(n d) rewrite, kept whole as the oracle of the
 equality checks: per evaluation two solves with the window's factor and two with Sigma's, the
 (d, d) Jacobian of c formed in full (an (n, d) x (n, d) product), and the raw samples scored one
-by one. The implementation of `localbo.mpd` at 5c6f058, frozen here;
+by one. The implementation of `localbo.mpd.DownhillQuadratic` at 5c6f058, frozen here; passed to
+`localbo.mpd.sample_point` as its `acquisition_type`, it is the sampler of that commit.
 `tests/unit/test_mpd.py` and `bench/mpd_acquisition.py` run it beside the library's.
 """
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.linalg import cho_solve, cholesky
-from localbo.objective import Box
 
 
 class DenseDownhillQuadratic:
@@ -25,6 +24,10 @@ class DenseDownhillQuadratic:
         self.quadratic = float(mean @ self.sigma_inv_mean)
         self.G = gp.kernel.grad_x(x, gp.X)  # (d, n)
         self.K_inv_Gt = cho_solve(gp.L, self.G.T)  # (n, d)
+
+    def values(self, Z: np.ndarray) -> np.ndarray:
+        """alpha at (m, d) points, one at a time."""
+        return np.array([self(z, with_grad=False)[0] for z in Z])
 
     def __call__(self, z: np.ndarray, with_grad: bool = True) -> tuple[float, np.ndarray | None]:
         gp, kernel = self.gp, self.gp.kernel
@@ -48,24 +51,3 @@ class DenseDownhillQuadratic:
         da, dw = 2.0 * dc.T @ u, dc.T @ self.sigma_inv_mean
         grad = ((2.0 * w * dw + da) * D - (w * w + a) * (ds - da)) / D**2
         return value, grad
-
-
-def dense_sample_point(gp: GP, x: np.ndarray, mean: np.ndarray, box: Box, rng, settings):
-    """`localbo.mpd.sample_point` at 5c6f058: raw samples scored one at a time."""
-    lower = np.maximum(x - settings.delta, box.lower)
-    upper = np.minimum(x + settings.delta, box.upper)
-    acquisition = DenseDownhillQuadratic(gp, x, mean)
-    raw = lower + (upper - lower) * rng.random((settings.raw_samples, len(x)))
-    values = np.array([acquisition(z, with_grad=False)[0] for z in raw])
-    best_z, best_value = raw[np.argmax(values)], float(values.max())
-    for i in np.argsort(-values, kind="stable")[: settings.restarts]:
-        res = minimize(
-            lambda z: tuple(-part for part in acquisition(z)),
-            raw[i],
-            jac=True,
-            method="L-BFGS-B",
-            bounds=list(zip(lower, upper, strict=True)),
-        )
-        if -res.fun > best_value:
-            best_z, best_value = np.clip(res.x, lower, upper), float(-res.fun)
-    return best_z

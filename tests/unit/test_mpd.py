@@ -23,7 +23,7 @@ from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference
-from tests.unit.mpd_oracle import DenseDownhillQuadratic, dense_sample_point
+from tests.unit.mpd_oracle import DenseDownhillQuadratic
 from tests.unit.quadratic import Quadratic
 
 
@@ -94,7 +94,7 @@ def test_a_replayed_run_chooses_the_oracles_points_but_at_near_ties(monkeypatch)
 
     def both(gp, x, mean, box, rng, settings):
         twin = copy.deepcopy(rng)
-        point = dense_sample_point(gp, x, mean, box, rng, settings)
+        point = sample_point(gp, x, mean, box, rng, settings, DenseDownhillQuadratic)
         other = sample_point(gp, x, mean, box, twin, settings)
         alpha = DenseDownhillQuadratic(gp, x, mean)
         best, second = (alpha(p, with_grad=False)[0] for p in (point, other))
