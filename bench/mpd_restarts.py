@@ -50,7 +50,7 @@ def batched(acquisition: DownhillQuadratic, Z: np.ndarray) -> tuple[np.ndarray, 
     C = -(U_xz / ell2 * k_xz[:, None]).T - acquisition.K_inv_Gt.T @ KZ.T  # (d, m)
     s = kernel.outputscale + gp.noise_var - np.einsum("mn,nm->m", KZ, K_inv_KZ)
     U = cho_solve(acquisition.L_sigma, C)  # (d, m)
-    a, w = np.einsum("dm,dm->m", C, U), acquisition.mean @ U
+    a, w = np.einsum("dm,dm->m", C, U), acquisition.sigma_inv_mean @ C
     D = s - a
 
     def jacobian_t(R: np.ndarray) -> np.ndarray:  # (n, m) -> (d, m): J_j^T r_j, J = dk(X, z)/dz

@@ -122,7 +122,7 @@ class DownhillQuadratic:
     def __init__(self, gp: GP, x: np.ndarray, mean: np.ndarray) -> None:
         if not isinstance(gp.kernel, RBF):
             raise ValueError(f"MPD's acquisition needs the RBF kernel, got {gp.kernel.name}")
-        self.gp, self.x, self.mean = gp, x, mean
+        self.gp, self.x = gp, x
         self.ell2 = gp.kernel.lengthscale**2
         cov = gp.grad_cov(x)
         self.L_sigma, _ = cholesky(0.5 * (cov + cov.T))

@@ -58,10 +58,10 @@ def run_chunk(
     box = Box(params["box"]["lower"], params["box"]["upper"], d)
     optimizer = job_optimizer(method, params)
     method_source = inspect.getsourcefile(type(optimizer))  # a plug-in's lives outside localbo
+    job = {**params, "method": method, "d": d, "sigma": sigma}  # what the fingerprint covers
     summaries, traces = [], {}
     for i, path_file in zip(params["paths"], path_files, strict=True):
         run = f"p{i}"
-        job = {**params, "method": method, "d": d, "sigma": sigma}
         key = fingerprint(job, run, [path_file, method_source])
         kept = finished.get(run, key)
         if kept is None:
