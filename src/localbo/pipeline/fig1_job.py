@@ -21,6 +21,23 @@ from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
 
+def path_stream(seed: int, d: int, i: int) -> np.random.Generator:
+    """The stream Fig. 1's sample path i in dimension d is drawn from: adding paths or dimensions
+    never changes existing ones."""
+    return rng_for(seed, "fig1", "path", d, i)
+
+
+def run_streams(
+    seed: int, method: str, d: int, sigma: float, i: int
+) -> tuple[np.random.Generator, np.random.Generator]:
+    """The observation-noise and optimizer streams of `method`'s Fig. 1 run on path i at
+    (d, sigma)."""
+    return (
+        rng_for(seed, "fig1", "noise", method, d, sigma, i),
+        rng_for(seed, "fig1", "optimizer", method, d, sigma, i),
+    )
+
+
 def job_optimizer(name: str, params: dict[str, Any]) -> Optimizer:
     """The optimizer of one Fig. 1 job, from the parameters `Fig1Jobs.run_params` gave it."""
     cls = optimizer_class(name, params["module"])
@@ -38,8 +55,7 @@ def run_chunk(
 ) -> tuple[list[dict[str, Any]], dict[str, np.ndarray]]:
     """Run one Fig. 1 job: `method` at (d, sigma) from x = 0 on each path of its chunk.
 
-    Streams: observation noise rng_for(seed, "fig1", "noise", method, d, sigma, i), optimizer
-    rng_for(seed, "fig1", "optimizer", method, d, sigma, i), for path i. Each run is kept in
+    Streams: `run_streams` of each path. Each run is kept in
     `finished` as soon as it ends, and a run kept there by an earlier attempt of the job with the
     same fingerprint is taken instead of run again.
 
@@ -65,6 +81,7 @@ def run_chunk(
         key = fingerprint(job, run, [path_file, method_source])
         kept = finished.get(run, key)
         if kept is None:
+            noise_rng, rng = run_streams(params["seed"], method, d, sigma, i)
             result = run_on_path(
                 optimizer,
                 FourierSamplePath.load(path_file),
@@ -72,8 +89,8 @@ def run_chunk(
                 sigma,
                 params["budget"],
                 box,
-                noise_rng=rng_for(params["seed"], "fig1", "noise", method, d, sigma, i),
-                rng=rng_for(params["seed"], "fig1", "optimizer", method, d, sigma, i),
+                noise_rng=noise_rng,
+                rng=rng,
             )
             summary = {"method": method, "d": d, "sigma": sigma, "path": i, **result.summary()}
             arrays = {**result.trace.arrays(), "x": result.x}
