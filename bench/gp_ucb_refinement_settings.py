@@ -1,0 +1,112 @@
+"""Would a cheaper GP-UCB refinement be no worse? Final values and CPU per refinement setting.
+
+Issue 10 allows a cheaper acquisition refinement (a change of algorithm) as the default only if
+its final values over 10 Fig. 1 paths at d = 10 and d = 50 are no worse than today's. This bench
+is the screen before that paper-scale comparison: GP-UCB runs on Fig. 1's own sample paths and
+streams (`localbo.pipeline.fig1_job`: the same runs as the pipeline's at this budget), one per
+path and (restarts, refine_iterations) setting, at a budget of the caller's choosing. It prints
+and appends to --out, per setting, the median final value, the median paired difference to the
+first setting (positive: worse) and the CPU seconds and L-BFGS-B evaluations summed over the paths.
+
+    nice -n 15 python bench/gp_ucb_refinement_settings.py --d 10 --budget 1000 --paths 10 \\
+        --settings 3,50 3,15 1,50
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import replace
+from pathlib import Path
+from unittest.mock import patch
+
+import numpy as np
+import yaml
+from scipy.optimize import minimize
+from threadpoolctl import threadpool_limits
+
+import localbo.gp_ucb as gp_ucb_module
+from localbo.kernels import make_kernel
+from localbo.objective import Box
+from localbo.optimizers import run_on_path
+from localbo.pipeline.fig1 import method_from_config
+from localbo.pipeline.fig1_job import path_stream, run_streams
+from localbo.sample_paths import FourierSamplePath
+
+
+def refinement_setting(text: str) -> tuple[int, int]:
+    """'restarts,refine_iterations' -> the pair."""
+    restarts, iterations = (int(part) for part in text.split(","))
+    return restarts, iterations
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=Path("config/config.yaml"))
+    parser.add_argument("--d", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=1000)
+    parser.add_argument("--paths", type=int, default=10)
+    parser.add_argument(
+        "--settings", type=refinement_setting, nargs="+", default=[(3, 50), (3, 15), (1, 50)]
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("bench/results/gp_ucb_refinement_settings.jsonl")
+    )
+    args = parser.parse_args()
+    config = yaml.safe_load(args.config.read_text())
+    fig1, seed = config["fig1"], config["seed"]
+    kernel = make_kernel(fig1["kernel"], fig1["lengthscale"], fig1["outputscale"])
+    box = Box(fig1["box"]["lower"], fig1["box"]["upper"], args.d)
+    configured = method_from_config("gp_ucb", fig1["methods"]["gp_ucb"], "fig1.methods.gp_ucb")
+    paths = [
+        FourierSamplePath.draw(kernel, args.d, fig1["num_features"], path_stream(seed, args.d, i))
+        for i in range(args.paths)
+    ]
+    evaluations = [0]
+
+    def counted(*positional, **options):
+        res = minimize(*positional, **options)
+        evaluations[0] += res.nfev
+        return res
+
+    first: np.ndarray | None = None
+    for restarts, iterations in args.settings:
+        settings = replace(
+            configured.optimizer.settings, restarts=restarts, refine_iterations=iterations
+        )
+        values, start, evaluations[0] = [], time.process_time(), 0
+        for i, path in enumerate(paths):
+            with patch.object(gp_ucb_module, "minimize", counted):
+                result = run_on_path(
+                    gp_ucb_module.GPUCB(settings),
+                    path,
+                    kernel,
+                    0.0,
+                    args.budget,
+                    box,
+                    *run_streams(seed, "gp_ucb", args.d, 0.0, i),
+                )
+            values.append(result.value)
+        values_array = np.array(values)
+        first = values_array if first is None else first
+        row = {
+            "d": args.d,
+            "budget": args.budget,
+            "paths": args.paths,
+            "restarts": restarts,
+            "refine_iterations": iterations,
+            "median": float(np.median(values_array)),
+            "paired_difference_median": float(np.median(values_array - first)),
+            "cpu_s": time.process_time() - start,
+            "lbfgsb_evaluations": evaluations[0],
+            "values": values,
+        }
+        print(json.dumps(row), flush=True)
+        with args.out.open("a") as out:
+            out.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    with threadpool_limits(limits=1):
+        main()
