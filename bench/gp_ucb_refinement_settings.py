@@ -30,8 +30,8 @@ import localbo.gp_ucb as gp_ucb_module
 from localbo.kernels import make_kernel
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
-from localbo.pipeline.fig1 import method_from_config
 from localbo.pipeline.fig1_job import path_stream, run_streams
+from localbo.pipeline.settings import load_settings
 from localbo.sample_paths import FourierSamplePath
 
 
@@ -54,13 +54,12 @@ def main() -> None:
         "--out", type=Path, default=Path("bench/results/gp_ucb_refinement_settings.jsonl")
     )
     args = parser.parse_args()
-    config = yaml.safe_load(args.config.read_text())
-    fig1, seed = config["fig1"], config["seed"]
-    kernel = make_kernel(fig1["kernel"], fig1["lengthscale"], fig1["outputscale"])
-    box = Box(fig1["box"]["lower"], fig1["box"]["upper"], args.d)
-    configured = method_from_config("gp_ucb", fig1["methods"]["gp_ucb"], "fig1.methods.gp_ucb")
+    pipeline = load_settings(yaml.safe_load(args.config.read_text()))
+    fig1, seed = pipeline.fig1, pipeline.seed
+    kernel = make_kernel(fig1.kernel, fig1.lengthscale, fig1.outputscale)
+    box = Box(fig1.box.lower, fig1.box.upper, args.d)
     paths = [
-        FourierSamplePath.draw(kernel, args.d, fig1["num_features"], path_stream(seed, args.d, i))
+        FourierSamplePath.draw(kernel, args.d, fig1.num_features, path_stream(seed, args.d, i))
         for i in range(args.paths)
     ]
     evaluations = [0]
@@ -70,37 +69,40 @@ def main() -> None:
         evaluations[0] += res.nfev
         return res
 
+    configured = fig1.method("gp_ucb").optimizer.settings
     first: np.ndarray | None = None
     for restarts, iterations in args.settings:
-        settings = replace(
-            configured.optimizer.settings, restarts=restarts, refine_iterations=iterations
+        method = gp_ucb_module.GPUCB(
+            replace(configured, restarts=restarts, refine_iterations=iterations)
         )
-        values, start, evaluations[0] = [], time.process_time(), 0
-        for i, path in enumerate(paths):
-            with patch.object(gp_ucb_module, "minimize", counted):
-                result = run_on_path(
-                    gp_ucb_module.GPUCB(settings),
-                    path,
-                    kernel,
-                    0.0,
-                    args.budget,
-                    box,
-                    *run_streams(seed, "gp_ucb", args.d, 0.0, i),
-                )
-            values.append(result.value)
-        values_array = np.array(values)
-        first = values_array if first is None else first
+        start, evaluations[0] = time.process_time(), 0
+        with patch.object(gp_ucb_module, "minimize", counted):
+            values = np.array(
+                [
+                    run_on_path(
+                        method,
+                        path,
+                        kernel,
+                        0.0,
+                        args.budget,
+                        box,
+                        *run_streams(seed, "gp_ucb", args.d, 0.0, i),
+                    ).value
+                    for i, path in enumerate(paths)
+                ]
+            )
+        first = values if first is None else first
         row = {
             "d": args.d,
             "budget": args.budget,
             "paths": args.paths,
             "restarts": restarts,
             "refine_iterations": iterations,
-            "median": float(np.median(values_array)),
-            "paired_difference_median": float(np.median(values_array - first)),
+            "median": float(np.median(values)),
+            "paired_difference_median": float(np.median(values - first)),
             "cpu_s": time.process_time() - start,
             "lbfgsb_evaluations": evaluations[0],
-            "values": values,
+            "values": values.tolist(),
         }
         print(json.dumps(row), flush=True)
         with args.out.open("a") as out:
