@@ -77,6 +77,29 @@ class FourierSamplePath:
         """Values at (n, d) points; returns (n,)."""
         return np.cos(self._angles(X)) @ self.weights
 
+    def values_by_half_angle(self, X: np.ndarray, rows: int = 64) -> np.ndarray:
+        """Values at (n, d) points, (n,), equal to `__call__`'s to a few units in the last place
+        (about 1e-14 absolute), 4-5x faster when M is large; for a draw whose last bits decide
+        nothing (a Thompson draw), never for an objective whose values are recorded.
+
+        numpy's float64 cosine is scalar (10-30 ns here) while its float64 tangent is
+        vectorized (3 ns), so each cosine is taken through the half angle,
+        cos a = 2 / (1 + tan^2(a / 2)) - 1, and the sum is 2 sum_i w_i / (1 + t_i^2) - sum_i w_i.
+        The half angle is exact (halving is), and the (rows, M) blocks stay in cache.
+        """
+        X = np.atleast_2d(X)
+        half_frequencies, half_phases = 0.5 * self.frequencies.T, 0.5 * self.phases
+        values = np.empty(X.shape[0])
+        for start in range(0, X.shape[0], rows):
+            T = X[start : start + rows] @ half_frequencies  # (rows, M) half angles
+            T += half_phases
+            np.tan(T, out=T)
+            np.square(T, out=T)
+            T += 1.0
+            np.reciprocal(T, out=T)
+            values[start : start + rows] = T @ (2.0 * self.weights)
+        return values - self.weights.sum()
+
     def gradient(self, X: np.ndarray) -> np.ndarray:
         """Gradients at (n, d) points; returns (n, d)."""
         return -(np.sin(self._angles(X)) * self.weights) @ self.frequencies

@@ -140,8 +140,8 @@ def thompson_values(
     """
     prior = FourierSamplePath.draw(gp.kernel, C.shape[1], num_features, rng)
     eps = math.sqrt(gp.noise_var) * rng.standard_normal(gp.n)
-    update = cho_solve(gp.L, gp.y - gp.prior_mean - prior(gp.X) - eps)
-    return gp.prior_mean + prior(C) + gp.kernel(C, gp.X) @ update
+    update = cho_solve(gp.L, gp.y - gp.prior_mean - prior.values_by_half_angle(gp.X) - eps)
+    return gp.prior_mean + prior.values_by_half_angle(C) + gp.kernel(C, gp.X) @ update
 
 
 def latin_hypercube(n: int, box: Box, rng: np.random.Generator) -> np.ndarray:

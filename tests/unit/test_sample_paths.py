@@ -83,3 +83,16 @@ def test_translated_design_equals_direct_evaluation():
     for _ in range(3):
         x = rng.normal(size=6) * 3
         np.testing.assert_allclose(translated(x), path(x + offsets), rtol=0, atol=1e-12)
+
+
+def test_values_by_half_angle_equal_the_cosines_to_rounding():
+    """Large angles (d = 50, |omega . x| up to about 100), blocks that do not divide n, and a
+    half angle at pi / 2 (tan about 1e16, cos a = -1)."""
+    path = FourierSamplePath.draw(RBF(), 50, 1024, rng_for(78, "path"))
+    X = rng_for(78, "points").uniform(-5.0, 5.0, (150, 50))
+    omega, b = path.frequencies[0], path.phases[0]
+    X[0] = (np.pi - b) * omega / (omega @ omega)  # first feature's angle: pi
+    exact = path(X)
+    for rows in (7, 64, 1000):
+        np.testing.assert_allclose(path.values_by_half_angle(X, rows), exact, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(path.values_by_half_angle(X[3]), exact[3:4], rtol=0, atol=1e-13)

@@ -106,6 +106,23 @@ def test_a_long_run_restarts_and_reports_its_first_region_and_its_trace():
     assert trace["evaluations"][0] == 4  # the first design: x0 and 2d - 1 = 3 LHS points
 
 
+def test_the_half_angle_draw_chooses_the_points_the_plain_cosines_choose(monkeypatch):
+    """The Thompson draw's prior values through `values_by_half_angle` move the draw by rounding
+    only: a run chooses the same points as with np.cos (the implementation before it)."""
+    path = FourierSamplePath.draw(RBF(), 3, 256, rng_for(67, "path"))
+
+    def trace() -> dict[str, np.ndarray]:
+        objective = NoisyObjective(path, 0.0, 300)
+        return turbo(objective, RBF(), np.zeros(3), Box(-5, 5, 3), rng_for(68)).trace.arrays()
+
+    library = trace()
+    monkeypatch.setattr(FourierSamplePath, "values_by_half_angle", FourierSamplePath.__call__)
+    oracle = trace()
+    assert library.keys() == oracle.keys()
+    for name in oracle:
+        np.testing.assert_array_equal(library[name], oracle[name], err_msg=name)
+
+
 @pytest.mark.parametrize("budget", [1, 3, 17])
 def test_the_budget_is_spent_exactly_even_inside_a_design(budget):
     path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(65, "path"))
