@@ -18,6 +18,8 @@ Its rounding error, a few ulps of c (|u_i|^2 + |u_j|^2), is absolute, not relati
 harmless because both profiles are Lipschitz in r^2 (|d value / d r^2| = |slope| / 2 and
 |d slope / d r^2| = |curve| / 2 are bounded), so kernel and slope entries are off by the same few
 ulps. The kernels clamp what rounding leaves below 0.
+
+`cross_kernel` computes a rectangular k(U, V) the same way, for TuRBO-1's Thompson draw.
 """
 
 from __future__ import annotations
@@ -110,3 +112,36 @@ def hadamard_gram_product(W: np.ndarray, M: UpperBlocks, B: np.ndarray) -> np.nd
         out[i0:i1] += a @ B[i0:]
         out[i1:] += a[:, i1 - i0 :].T @ B[i0:i1]
     return out
+
+
+def cross_kernel(kernel: Kernel, U: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """k(U, V) with the squared distances in Gram form, one matrix product per row block.
+
+    The entries are off by the few ulps of c (|u|^2 + |v|^2) in t that the module docstring
+    bounds, where scipy's cdist, from exact differences, is off by ulps of t itself: centre U and
+    V where the kernel matters (near U). For draws whose last bits decide nothing (TuRBO-1's
+    Thompson draw), 4-5x faster than `Kernel.__call__` at (5000, 1000) in d = 50.
+
+    Args:
+        kernel: the kernel. U: (n, d) points. V: (m, d) points.
+
+    Returns:
+        (n, m) array.
+    """
+    (n, d), m = U.shape, V.shape[0]
+    c = kernel.gram_scale / kernel.lengthscale**2
+    left = np.empty((n, d + 2))
+    left[:, :d], left[:, d], left[:, d + 1] = U, c * np.einsum("ij,ij->i", U, U), 1.0
+    right = np.empty((m, d + 2))
+    right[:, :d], right[:, d], right[:, d + 1] = -2.0 * c * V, 1.0, c * np.einsum("ij,ij->i", V, V)
+    K = np.empty((n, m))
+    rows = max(1, BLOCK_ELEMENTS // max(m, 1))
+    t_buffer, slope_buffer, work_buffer = (np.empty(rows * m) for _ in range(3))
+    for i0 in range(0, n, rows):
+        i1 = min(n, i0 + rows)
+        t, slope, work = (
+            b[: (i1 - i0) * m].reshape(i1 - i0, m) for b in (t_buffer, slope_buffer, work_buffer)
+        )
+        np.matmul(left[i0:i1], right.T, out=t)
+        kernel.profiles_of_t(t, K[i0:i1], slope, work)
+    return K

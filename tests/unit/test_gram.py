@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product
+from localbo.gram import UpperBlocks, cross_kernel, fill_kernel_and_slope, hadamard_gram_product
+from localbo.kernels import RBF, Matern52
+from localbo.seeding import rng_for
 
 ROWS = [1, 3, 8, None]
 
@@ -74,3 +76,14 @@ def test_blocks_cover_the_upper_triangle_once():
     assert M.ranges == [(0, 4), (4, 8), (8, 10)]
     assert [b.shape for b in M.blocks] == [(4, 10), (4, 6), (2, 2)]
     assert UpperBlocks.empty(0).ranges == []
+
+
+@pytest.mark.parametrize("kernel", [RBF(0.8, 1.5), Matern52(1.3, 0.7)])
+def test_cross_kernel_equals_the_kernel_to_rounding(kernel):
+    """Several row blocks (rows of 32 at m = 1000), a last partial one, coincident points."""
+    rng = rng_for(90, kernel.name)
+    U, V = rng.uniform(-2.0, 2.0, (100, 5)), rng.uniform(-2.0, 2.0, (1000, 5))
+    U[7] = V[3]
+    K = cross_kernel(kernel, U, V)
+    np.testing.assert_allclose(K, kernel(U, V), rtol=0, atol=1e-14)
+    assert K[7, 3] == pytest.approx(kernel.outputscale, abs=1e-14)

@@ -6,12 +6,14 @@ import math
 import numpy as np
 import pytest
 
+import localbo.turbo
 from localbo.gp import GP
 from localbo.kernels import RBF
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from localbo.turbo import TrustRegion, TuRBOSettings, region_candidates, thompson_values, turbo
+from tests.unit import turbo_oracle
 from tests.unit.quadratic import Quadratic
 
 
@@ -106,17 +108,20 @@ def test_a_long_run_restarts_and_reports_its_first_region_and_its_trace():
     assert trace["evaluations"][0] == 4  # the first design: x0 and 2d - 1 = 3 LHS points
 
 
-def test_the_half_angle_draw_chooses_the_points_the_plain_cosines_choose(monkeypatch):
-    """The Thompson draw's prior values through `values_by_half_angle` move the draw by rounding
-    only: a run chooses the same points as with np.cos (the implementation before it)."""
-    path = FourierSamplePath.draw(RBF(), 3, 256, rng_for(67, "path"))
+@pytest.mark.parametrize("d", [3, 12])
+def test_a_run_chooses_the_points_of_the_draw_before_its_speedups(monkeypatch, d):
+    """The Thompson draw's prior values through the half-angle tangent and its kernel rows in
+    Gram form move the draw by rounding only: a run chooses the same points as with np.cos and
+    cdist (`tests/unit/turbo_oracle.py`), through restarts (d = 3) and candidates far from the
+    data (d = 12)."""
+    path = FourierSamplePath.draw(RBF(), d, 256, rng_for(67, "path", d))
 
     def trace() -> dict[str, np.ndarray]:
         objective = NoisyObjective(path, 0.0, 300)
-        return turbo(objective, RBF(), np.zeros(3), Box(-5, 5, 3), rng_for(68)).trace.arrays()
+        return turbo(objective, RBF(), np.zeros(d), Box(-5, 5, d), rng_for(68, d)).trace.arrays()
 
     library = trace()
-    monkeypatch.setattr(FourierSamplePath, "values_by_half_angle", FourierSamplePath.__call__)
+    monkeypatch.setattr(localbo.turbo, "thompson_values", turbo_oracle.thompson_values)
     oracle = trace()
     assert library.keys() == oracle.keys()
     for name in oracle:
