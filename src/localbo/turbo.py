@@ -243,12 +243,14 @@ class TuRBO(FunctionOptimizer):
 
     def cost(self, d: int, budget: int) -> Cost:
         """A step is led by the Thompson draw's random features at the m = min(100 d, 5000)
-        candidates: m M cosines and an (m, d) x (d, M) product. Fitted to whole runs of 5000
-        on one core (bench/full_run.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 11 / 38 / 81 / 184 /
-        334 / 769 s) as 2 ms + m M (10.3 + 0.36 d) ns per step, within 5 % for d >= 5 (40 % over
-        at d = 1)."""
+        candidates: m M half-angle cosines and an (m, d) x (d, M) product, then the kernel rows.
+        Fitted to whole runs of 5000 on one core beside other jobs
+        (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 50 in 7.4 / 16.3 / 33.8 / 75.8 /
+        268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at d = 5). Memory:
+        the GP's factor and the (m, n) kernel rows, n at most the budget (the prior's values
+        are taken in blocks)."""
         m = min(100 * d, 5000)
         features = self.settings.thompson_features
-        per_step = 2e-3 + m * features * (10.3 + 0.36 * d) * 1e-9
-        features_mb = 8 * m * features // 2**20
-        return Cost(seconds=budget * per_step + 1.0, mem_mb=8 * budget**2 // 2**20 + features_mb)
+        per_step = 1e-3 + m * features * (5.0 + 0.11 * d) * 1e-9
+        rows_mb = 8 * m * budget // 2**20
+        return Cost(seconds=budget * per_step + 1.0, mem_mb=8 * budget**2 // 2**20 + rows_mb)
