@@ -3,14 +3,16 @@ from the work each algorithm (at its reference settings) must do and what that c
 
 Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
 such operation, one core) and leaves out everything else a run does; a speed bar below its floor
-cannot be met without changing the algorithm (GP-UCB) or the operation's implementation (np.cos
-in float64 for TuRBO-1, scipy's L-BFGS-B driver for MPD). The unit costs are timed in whatever
-load the machine has; say which when quoting them.
+cannot be met without changing the algorithm (GP-UCB) or the operation's implementation (the
+prior draw's float64 cosines and angle product for TuRBO-1, scipy's L-BFGS-B driver for MPD).
+The unit costs are timed in whatever load the machine has; say which when quoting them.
 
 - `turbo`: every step draws the Thompson sample at min(100 d, 5000) candidates through
-  `thompson_features` random features, one cosine per (candidate, feature). Floor: steps x m x M
-  cosines (the steps of the whole d = 50 run in results/full_runs.jsonl) at the time of np.cos on
-  an (m, M) array of that step's angles.
+  `thompson_features` random features, one cosine per (candidate, feature). Floor: steps (of the
+  whole d = 50 run in results/full_runs.jsonl) x the time of the prior draw's values at the m
+  candidates as the library takes them (`FourierSamplePath.values_by_half_angle`: the (m, d) x
+  (d, M) angle product and the cosines through the vectorized tangent); beside it the same
+  steps x m x M cosines at np.cos's speed (the floor before the half-angle cosines).
 - `mpd`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy. Floor: the
   L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
   `--mpd-budget` evaluations, scaled to 5000) at the cost of scipy's L-BFGS-B driver per run and
@@ -44,9 +46,11 @@ from threadpoolctl import threadpool_limits
 
 import localbo.gp_ucb
 import localbo.mpd
+from localbo.kernels import RBF
 from localbo.linalg import solve_lower
 from localbo.objective import OptimizationResult
 from localbo.optimizers import optimizer_class
+from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
 BUDGET = 5000
@@ -71,21 +75,25 @@ def whole_run(method: str, d: int) -> dict:
 
 
 def turbo_floor(d: int) -> dict:
-    """Cosines of the Thompson draws of one whole run at d, at np.cos's measured speed."""
+    """The Thompson draws' prior values of one whole run at d, at the library's measured speed
+    (and its cosines at np.cos's)."""
     method = optimizer_class("turbo")()
     m, features = min(100 * d, 5000), method.settings.thompson_features
     rng = rng_for(0, "bench-floors", d)
-    omega = rng.standard_normal((features, d))
+    prior = FourierSamplePath.draw(RBF(), d, features, rng)
     centre = rng.uniform(-5.0, 5.0, d)
     candidates = centre + rng.uniform(-0.4, 0.4, (m, d))  # a region of side 0.08 x the box
-    angles = candidates @ omega.T + rng.uniform(0.0, 2.0 * np.pi, features)
-    seconds = cpu_per_call(lambda: np.cos(angles), 20)
+    angles = candidates @ prior.frequencies.T + prior.phases
+    cos_seconds = cpu_per_call(lambda: np.cos(angles), 20)
+    seconds = cpu_per_call(lambda: prior.values_by_half_angle(candidates), 20)
     run = whole_run("turbo", d)
     return {
         "part": "turbo",
         "d": d,
-        "cos_ns": 1e9 * seconds / angles.size,
+        "cos_ns": 1e9 * cos_seconds / angles.size,
+        "half_angle_ns": 1e9 * seconds / angles.size,
         "steps": run["iterations"],
+        "cos_floor_s": run["iterations"] * cos_seconds,
         "floor_s": run["iterations"] * seconds,
         "whole_run_s": run["cpu_s"],
         "bar_s": 60.0,
