@@ -39,6 +39,13 @@ def paper_run(method: Optimizer, path: FourierSamplePath, budget: int) -> Optimi
     return run_on_path(method, path, RBF(), 0.0, budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0))
 
 
+def append_row(row: dict, out: Path) -> None:
+    """Print one result row and append it to the JSON-lines file `out`."""
+    print(row, flush=True)
+    with out.open("a") as lines:
+        lines.write(json.dumps(row) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--method", default="gp_ucb", help="a registered Fig. 1 method")
@@ -60,9 +67,7 @@ def main() -> None:
             "f": result.value,
             **{k: v for k, v in result.info.items() if isinstance(v, int | float)},
         }
-        print(row, flush=True)
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
+        append_row(row, args.out)
 
 
 if __name__ == "__main__":

@@ -14,14 +14,13 @@ final values and both CPU times. Appends one JSON line per d to `--out`.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
-from full_run import bench_path, paper_run  # bench/, the script's folder
+from full_run import append_row, bench_path, paper_run  # bench/, the script's folder
 from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
@@ -72,9 +71,7 @@ def main() -> None:
             "oracle_cpu_s": oracle_cpu,
             "speedup": oracle_cpu / cpu,
         }
-        print(row, flush=True)
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
+        append_row(row, args.out)
 
 
 if __name__ == "__main__":
