@@ -120,7 +120,7 @@ def cross_kernel(kernel: Kernel, U: np.ndarray, V: np.ndarray) -> np.ndarray:
     The entries are off by the few ulps of c (|u|^2 + |v|^2) in t that the module docstring
     bounds, where scipy's cdist, from exact differences, is off by ulps of t itself: centre U and
     V where the kernel matters (near U). For draws whose last bits decide nothing (TuRBO-1's
-    Thompson draw), 4-5x faster than `Kernel.__call__` at (5000, 1000) in d = 50.
+    Thompson draw), about 6x faster than `Kernel.__call__` (cdist) at (5000, 800) in d = 50.
 
     Args:
         kernel: the kernel. U: (n, d) points. V: (m, d) points.
