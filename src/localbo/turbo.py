@@ -245,8 +245,8 @@ class TuRBO(FunctionOptimizer):
         """A step is led by the Thompson draw's random features at the m = min(100 d, 5000)
         candidates: m M half-angle cosines and an (m, d) x (d, M) product, then the kernel rows.
         Fitted to whole runs of 5000 on one core beside other jobs
-        (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 50 in 7.4 / 16.3 / 33.8 / 75.8 /
-        268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at d = 5). Memory:
+        (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 7.4 / 16.3 / 33.8 /
+        75.8 / 128 / 268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at d = 5). Memory:
         the GP's factor and the (m, n) kernel rows, n at most the budget (the prior's values
         are taken in blocks)."""
         m = min(100 * d, 5000)
