@@ -65,6 +65,19 @@ class UpperBlocks:
         return np.empty(max((b.size for b in self.blocks), default=0))
 
 
+def gram_sides(U: np.ndarray, kernel: Kernel) -> tuple[np.ndarray, np.ndarray]:
+    """The two (n, d + 2) sides of the Gram form for (n, d) points U, [u, c|u|^2, 1] and
+    [-2c u, 1, c|u|^2] with c = gram_scale / l^2: left(U) @ right(V).T is t between U and V."""
+    n, d = U.shape
+    c = kernel.gram_scale / kernel.lengthscale**2
+    sq = c * np.einsum("ij,ij->i", U, U)
+    left = np.empty((n, d + 2))
+    left[:, :d], left[:, d], left[:, d + 1] = U, sq, 1.0
+    right = np.empty((n, d + 2))
+    right[:, :d], right[:, d], right[:, d + 1] = -2.0 * c * U, 1.0, sq
+    return left, right
+
+
 def fill_kernel_and_slope(
     kernel: Kernel, U: np.ndarray, noise_var: float | np.ndarray, K: np.ndarray, slope: UpperBlocks
 ) -> None:
@@ -78,13 +91,8 @@ def fill_kernel_and_slope(
             diagonal block, the ones below the diagonal, with their values), the rest not touched.
         slope: `UpperBlocks` of order N, overwritten with slope(R).
     """
-    n, d = U.shape
-    c = kernel.gram_scale / kernel.lengthscale**2
-    sq = c * np.einsum("ij,ij->i", U, U)
-    left = np.empty((n, d + 2))
-    left[:, :d], left[:, d], left[:, d + 1] = U, sq, 1.0
-    right = np.empty((n, d + 2))
-    right[:, :d], right[:, d], right[:, d + 1] = -2.0 * c * U, 1.0, sq
+    n = U.shape[0]
+    left, right = gram_sides(U, kernel)
     t_buffer, work_buffer = slope.scratch(), slope.scratch()
     for (i0, i1), slope_block in zip(slope.ranges, slope.blocks, strict=True):
         t = t_buffer[: slope_block.size].reshape(slope_block.shape)
@@ -128,12 +136,9 @@ def cross_kernel(kernel: Kernel, U: np.ndarray, V: np.ndarray) -> np.ndarray:
     Returns:
         (n, m) array.
     """
-    (n, d), m = U.shape, V.shape[0]
-    c = kernel.gram_scale / kernel.lengthscale**2
-    left = np.empty((n, d + 2))
-    left[:, :d], left[:, d], left[:, d + 1] = U, c * np.einsum("ij,ij->i", U, U), 1.0
-    right = np.empty((m, d + 2))
-    right[:, :d], right[:, d], right[:, d + 1] = -2.0 * c * V, 1.0, c * np.einsum("ij,ij->i", V, V)
+    n, m = U.shape[0], V.shape[0]
+    left, _ = gram_sides(U, kernel)
+    _, right = gram_sides(V, kernel)
     K = np.empty((n, m))
     rows = max(1, BLOCK_ELEMENTS // max(m, 1))
     t_buffer, slope_buffer, work_buffer = (np.empty(rows * m) for _ in range(3))

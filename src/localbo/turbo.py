@@ -246,9 +246,9 @@ class TuRBO(FunctionOptimizer):
         candidates: m M half-angle cosines and an (m, d) x (d, M) product, then the kernel rows.
         Fitted to whole runs of 5000 on one core beside other jobs
         (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 7.4 / 16.3 / 33.8 /
-        75.8 / 128 / 268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at d = 5). Memory:
-        the GP's factor and the (m, n) kernel rows, n at most the budget (the prior's values
-        are taken in blocks)."""
+        75.8 / 128 / 268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at
+        d = 5). Memory: the GP's factor and the (m, n) kernel rows, n at most the budget (the
+        prior's values are taken in blocks)."""
         m = min(100 * d, 5000)
         features = self.settings.thompson_features
         per_step = 1e-3 + m * features * (5.0 + 0.11 * d) * 1e-9
