@@ -93,6 +93,12 @@ PRIOR_ROWS = 2.0**-60
 # The lcb bound that prunes candidates: their variance conditioned on their BOUND_POINTS nearest
 # data points only (`_variance_bound`).
 BOUND_POINTS = 4
+# Its second form, for when the first leaves more than TIGHTEN_ABOVE candidates to solve after a
+# batch (d = 1, where each candidate's nearest points are one cluster's duplicates): the variance
+# conditioned on SHARED_POINTS data points spread over the data (`spread_points`), the same set
+# for every candidate of the step (`_shared_variance_bound`). Forming it costs about one solve.
+SHARED_POINTS = 32
+TIGHTEN_ABOVE = 8
 
 
 def at_prior_variance(rows_squared: np.ndarray, gp: GP) -> np.ndarray:
@@ -113,6 +119,29 @@ def nearest_squared_distances(C: np.ndarray, X: np.ndarray) -> np.ndarray:
     P += X_sq
     slack = 2.0 * (C.shape[1] + 8) * np.finfo(float).eps * (C_sq + X_sq.max())
     return np.maximum(P.min(axis=1) + C_sq - slack, 0.0)
+
+
+def spread_points(kernel: Kernel, X: np.ndarray, count: int) -> np.ndarray:
+    """Indices of up to `count` rows of (n, d) X, each the one the points before it explain least.
+
+    A greedy pivoted Cholesky of k(X, X): the next point is the one of largest residual variance
+    given the points chosen, so the set covers the data rather than one cluster of it; it stops
+    early when every residual is below 1e-12 of the outputscale. O(n count (count + d)).
+    """
+    n, s = len(X), kernel.outputscale
+    residual = np.full(n, s)
+    rows = np.empty((min(count, n), n))  # rows of the partial factor, one per chosen point
+    chosen: list[int] = []
+    for j in range(len(rows)):
+        p = int(residual.argmax())
+        if residual[p] <= 1e-12 * s:
+            break
+        column = kernel(X[p][None, :], X)[0] - rows[:j, p] @ rows[:j]
+        rows[j] = column / math.sqrt(residual[p])
+        residual -= rows[j] ** 2
+        residual[p] = 0.0
+        chosen.append(p)
+    return np.array(chosen, dtype=int)
 
 
 class LowerConfidenceBound:
@@ -140,14 +169,18 @@ class LowerConfidenceBound:
         self.weights = gp.weights
         self.prior = gp.prior_mean - sqrt_beta * math.sqrt(gp.kernel.outputscale)
         self._solved: dict[bytes, tuple[np.ndarray, np.ndarray, float]] = {}
+        self._shared: tuple[np.ndarray, np.ndarray | None] | None = None  # (S, its factor)
 
     def values(self, C: np.ndarray, keep: int | None = None) -> np.ndarray:
         """lcb at (m, d) candidates; returns (m,).
 
         With `keep`, the candidates whose row is not negligible are taken in the order of a lower
-        bound on their lcb (`_variance_bound`), and solved only while that bound can still beat
-        the `keep`-th least exact value; the rest are +inf. The `keep` least values, and which
-        candidates have them, are then those of solving every candidate.
+        bound on their lcb (`_variance_bound`; once per step, where it leaves many to solve, the
+        larger of it and `_shared_variance_bound`'s), and solved only while that bound can still
+        beat the `keep`-th least exact value; the rest are +inf. The `keep` least values, and
+        which candidates have them, are then those of solving every candidate (each to the
+        rounding of the batch it is solved in: BLAS's trsm may round a column differently
+        beside other columns).
         """
         gp, kernel = self.gp, self.gp.kernel
         s = kernel.outputscale
@@ -166,11 +199,22 @@ class LowerConfidenceBound:
         pending, bound = moving[by_bound], bound[by_bound]
         lcb[near[pending]] = np.inf
         start, size = 0, keep  # batches double: the threshold tightens between them
+        tightened = False
         while start < pending.size:
             known = lcb[np.isfinite(lcb)]
             if known.size >= keep:
                 threshold = np.partition(known, keep - 1)[keep - 1]
                 stop = int(np.searchsorted(bound, threshold, side="right"))
+                if stop - start > TIGHTEN_ABOVE and not tightened:
+                    tightened = True  # the larger of two lower bounds, once per step
+                    rest = pending[start:]
+                    shared = self._shared_variance_bound(Kc[rest])
+                    tighter = np.maximum(
+                        bound[start:], mean[rest] - self.sqrt_beta * np.sqrt(shared)
+                    )
+                    order = np.argsort(tighter, kind="stable")
+                    pending[start:], bound[start:] = rest[order], tighter[order]
+                    stop = int(np.searchsorted(bound, threshold, side="right"))
                 if stop <= start:
                     break
                 stop = min(stop, start + size)
@@ -212,6 +256,31 @@ class LowerConfidenceBound:
             pivot = np.linalg.cholesky(M)[:, q, q] ** 2
         except np.linalg.LinAlgError:  # not seen (M + eps_M I is definite): the trivial bound
             pivot = np.full(k, s)
+        return np.minimum(pivot * (1.0 + 1e-9) + 1e-12 * s, s)
+
+    def _shared_variance_bound(self, Kc: np.ndarray) -> np.ndarray:
+        """(k,) upper bounds on the posterior variance of candidates with (k, n) kernel rows.
+
+        The variance conditioned on the step's `spread_points` S only (r <= SHARED_POINTS of
+        them), by the argument of `_variance_bound`: it is the last pivot of the Cholesky factor of
+        the joint covariance of (y_S, f(x)) shifted by eps_M = 1e-12 s, which exceeds the
+        factorization's backward error (r + 1)^2 2^-52 s for r <= 66; here K_SS + noise is
+        factored once per step and each candidate's last row is one forward solve with it.
+        """
+        gp, s = self.gp, self.gp.kernel.outputscale
+        if self._shared is None:
+            S = spread_points(gp.kernel, gp.X, SHARED_POINTS)
+            M = gp.kernel(gp.X[S], gp.X[S])
+            M[np.diag_indices_from(M)] += 1e-12 * s + gp.noise_var + gp.jitter
+            try:
+                self._shared = (S, np.linalg.cholesky(M))
+            except np.linalg.LinAlgError:  # not seen (M is shifted past definite): no bound
+                self._shared = (S, None)
+        S, L_S = self._shared
+        if L_S is None or S.size == 0:
+            return np.full(len(Kc), s)
+        W = solve_lower(L_S, Kc[:, S].T)  # (r, k)
+        pivot = np.maximum(s + 1e-12 * s - np.sum(W**2, axis=0), 0.0)
         return np.minimum(pivot * (1.0 + 1e-9) + 1e-12 * s, s)
 
     def _negligible(self, C: np.ndarray) -> np.ndarray:

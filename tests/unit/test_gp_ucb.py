@@ -11,6 +11,7 @@ from localbo.gp_ucb import (
     LowerConfidenceBound,
     at_prior_variance,
     gp_ucb,
+    spread_points,
     srinivas_beta,
 )
 from localbo.kernels import RBF, Matern52
@@ -148,6 +149,65 @@ def test_pruned_scores_keep_the_dense_scores_best_candidates(d):
         negligible = lcb._negligible(C)
         assert (negligible.sum() > 200) == (d == 20)
         np.testing.assert_array_equal(dense[negligible], lcb.prior)
+
+
+def _clustered_gp_in_1d(seed: int) -> tuple[GP, float]:
+    """As GP-UCB leaves d = 1: points spread over the box, and a cluster of near-duplicates at the
+    path's minimum (100 within 1e-4), so a candidate's nearest points are all the cluster's.
+    Returns the GP and the cluster's centre."""
+    rng = rng_for(seed, "clustered-gp")
+    f = FourierSamplePath.draw(RBF(), 1, 256, rng_for(seed, "clustered-path"))
+    grid = np.linspace(-5, 5, 2001)[:, None]
+    centre = float(grid[np.argmin(f(grid)), 0])
+    X = np.concatenate([rng.uniform(-5, 5, 60), centre + 1e-4 * rng.standard_normal(100)])
+    return GP(RBF(), X[:, None], f(X[:, None]), noise_var=1e-8), centre
+
+
+def test_the_shared_bound_holds_and_is_tight_where_the_nearest_points_are_one_cluster():
+    """Both variance bounds lie above the dense variance at every candidate (an upper bound, or
+    pruning could drop a winner); beside the cluster the nearest-points bound is loose (its four
+    points are duplicates: 10-260x the sd in the median over seeds 60, 61, 63, 64) and the shared
+    one, conditioned on points spread over the data, within 1.3-4.1x (asserted: 10x, and 5x
+    tighter than the other)."""
+    gp, centre = _clustered_gp_in_1d(60)
+    C = np.concatenate([np.linspace(-5, 5, 101), centre + 0.2 * np.linspace(-1, 1, 101)])[:, None]
+    lcb = LowerConfidenceBound(gp, 3.0)
+    Kc = gp.kernel(C, gp.X)
+    variance = gp.mean_and_variance(C)[1]
+    nearest, shared = lcb._variance_bound(Kc), lcb._shared_variance_bound(Kc)
+    assert np.all(nearest >= variance) and np.all(shared >= variance)
+    local = slice(101, None)
+    loose = np.median(np.sqrt(nearest[local] / variance[local]))
+    tight = np.median(np.sqrt(shared[local] / variance[local]))
+    assert tight < 10 and loose > 5 * tight
+    S = spread_points(gp.kernel, gp.X, 32)
+    assert len(set(S.tolist())) == len(S) and np.sum(S >= 60) <= 2  # the cluster is one point
+
+
+def test_the_shared_bound_leaves_the_best_candidates_and_solves_fewer(monkeypatch):
+    """At d = 1, around a cluster at the minimum: with the shared bound the pruned scores keep
+    the dense scores' `keep` best candidates (to the variance's rounding) and solve under half
+    the columns the nearest-points bound alone solves."""
+    import localbo.gp_ucb as module
+
+    gp, centre = _clustered_gp_in_1d(61)
+    rng = rng_for(62, "clustered-candidates")
+    C = np.concatenate([rng.uniform(-5, 5, 256), centre + 0.2 * rng.standard_normal(256)])
+    C = np.clip(C, -5, 5)[:, None]
+    sqrt_beta = math.sqrt(GPUCBSettings().beta(160, 1, 10.0))
+    dense = dense_lcb_values(gp, C, sqrt_beta)
+    tolerance = rounding_of_lcb(gp, C, dense, sqrt_beta)
+    solved = {}
+    for label, tighten_above in (("shared", module.TIGHTEN_ABOVE), ("nearest only", len(C))):
+        monkeypatch.setattr(module, "TIGHTEN_ABOVE", tighten_above)
+        pruned = LowerConfidenceBound(gp, sqrt_beta).values(C, keep=3)
+        np.testing.assert_array_equal(
+            np.argsort(pruned, kind="stable")[:3], np.argsort(dense, kind="stable")[:3]
+        )
+        finite = np.isfinite(pruned)
+        assert np.all(np.abs(pruned[finite] - dense[finite]) <= tolerance[finite])
+        solved[label] = int(finite.sum())
+    assert solved["shared"] < 0.5 * solved["nearest only"], solved
 
 
 def test_a_negligible_row_leaves_the_variance_at_the_prior_to_the_bit():
