@@ -93,12 +93,21 @@ PRIOR_ROWS = 2.0**-60
 # The lcb bound that prunes candidates: their variance conditioned on their BOUND_POINTS nearest
 # data points only (`_variance_bound`).
 BOUND_POINTS = 4
-# Its second form, for when the first leaves more than TIGHTEN_ABOVE candidates to solve after a
-# batch (d = 1, where each candidate's nearest points are one cluster's duplicates): the variance
-# conditioned on SHARED_POINTS data points spread over the data (`spread_points`), the same set
-# for every candidate of the step (`_shared_variance_bound`). Forming it costs about one solve.
+# The bound's second form, for when the first leaves more than TIGHTEN_ABOVE candidates to solve
+# after a batch (d = 1, where each candidate's nearest points are one cluster's duplicates): the
+# variance conditioned on SHARED_POINTS data points spread over the data (`spread_points`), the
+# same set for every candidate of the step (`_shared_variance_bound`). Forming it costs about one
+# solve.
 SHARED_POINTS = 32
 TIGHTEN_ABOVE = 8
+# The shift eps_M = PIVOT_SHIFT s of both forms' Cholesky pivots, past their rounding.
+PIVOT_SHIFT = 1e-12
+
+
+def with_solve_slack(pivot: np.ndarray, s: float) -> np.ndarray:
+    """A bound's (k,) shifted pivots, widened by the slack the full solve's rounding needs and
+    capped at the prior variance s."""
+    return np.minimum(pivot * (1.0 + 1e-9) + PIVOT_SHIFT * s, s)
 
 
 def at_prior_variance(rows_squared: np.ndarray, gp: GP) -> np.ndarray:
@@ -250,13 +259,13 @@ class LowerConfidenceBound:
         M[:, :q, q] = M[:, q, :q] = np.take_along_axis(Kc, idx, axis=1)
         M[:, q, q] = s
         diagonal = np.arange(q + 1)
-        M[:, diagonal, diagonal] += 1e-12 * s
+        M[:, diagonal, diagonal] += PIVOT_SHIFT * s
         M[:, diagonal[:q], diagonal[:q]] += gp.noise_var + gp.jitter
         try:
             pivot = np.linalg.cholesky(M)[:, q, q] ** 2
         except np.linalg.LinAlgError:  # not seen (M + eps_M I is definite): the trivial bound
             pivot = np.full(k, s)
-        return np.minimum(pivot * (1.0 + 1e-9) + 1e-12 * s, s)
+        return with_solve_slack(pivot, s)
 
     def _shared_variance_bound(self, Kc: np.ndarray) -> np.ndarray:
         """(k,) upper bounds on the posterior variance of candidates with (k, n) kernel rows.
@@ -271,7 +280,7 @@ class LowerConfidenceBound:
         if self._shared is None:
             S = spread_points(gp.kernel, gp.X, SHARED_POINTS)
             M = gp.kernel(gp.X[S], gp.X[S])
-            M[np.diag_indices_from(M)] += 1e-12 * s + gp.noise_var + gp.jitter
+            M[np.diag_indices_from(M)] += PIVOT_SHIFT * s + gp.noise_var + gp.jitter
             try:
                 self._shared = (S, np.linalg.cholesky(M))
             except np.linalg.LinAlgError:  # not seen (M is shifted past definite): no bound
@@ -280,8 +289,8 @@ class LowerConfidenceBound:
         if L_S is None or S.size == 0:
             return np.full(len(Kc), s)
         W = solve_lower(L_S, Kc[:, S].T)  # (r, k)
-        pivot = np.maximum(s + 1e-12 * s - np.sum(W**2, axis=0), 0.0)
-        return np.minimum(pivot * (1.0 + 1e-9) + 1e-12 * s, s)
+        pivot = np.maximum(s + PIVOT_SHIFT * s - np.sum(W**2, axis=0), 0.0)
+        return with_solve_slack(pivot, s)
 
     def _negligible(self, C: np.ndarray) -> np.ndarray:
         """(m,) flags: the candidate's kernel row k is provably so small that its variance is
