@@ -26,14 +26,14 @@ import numpy as np
 from full_run import append_row, bench_path, paper_run  # bench/, the script's folder
 from threadpoolctl import threadpool_limits
 
-import localbo.gp_ucb
+import localbo.lower_confidence_bound
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.runtime import keep_freed_memory
 
 
 def counted_run(d: int, budget: int, tighten_above: int) -> dict:
     """One whole run with the given `TIGHTEN_ABOVE`; its CPU, solved columns and points."""
-    LCB = localbo.gp_ucb.LowerConfidenceBound
+    LCB = localbo.lower_confidence_bound.LowerConfidenceBound
     solve, shared = LCB._solve, LCB._shared_variance_bound
     counts = {"columns": 0, "shared_bounds": 0}
 
@@ -46,7 +46,7 @@ def counted_run(d: int, budget: int, tighten_above: int) -> dict:
         return shared(self, Kc)
 
     with (
-        mock.patch.object(localbo.gp_ucb, "TIGHTEN_ABOVE", tighten_above),
+        mock.patch.object(localbo.lower_confidence_bound, "TIGHTEN_ABOVE", tighten_above),
         mock.patch.object(LCB, "_solve", counting_solve),
         mock.patch.object(LCB, "_shared_variance_bound", counting_shared),
     ):
@@ -66,7 +66,9 @@ def main() -> None:
     args = parser.parse_args()
     for d in args.dims:
         nearest = counted_run(d, args.budget, tighten_above=args.budget * 512)  # never formed
-        library = counted_run(d, args.budget, tighten_above=localbo.gp_ucb.TIGHTEN_ABOVE)
+        library = counted_run(
+            d, args.budget, tighten_above=localbo.lower_confidence_bound.TIGHTEN_ABOVE
+        )
         differing = np.flatnonzero(np.any(nearest["X"] != library["X"], axis=1))
         steps = args.budget - 1
         append_row(

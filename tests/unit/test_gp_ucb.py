@@ -6,16 +6,10 @@ import numpy as np
 import pytest
 
 from localbo.gp import GP
-from localbo.gp_ucb import (
-    GPUCBSettings,
-    LowerConfidenceBound,
-    at_prior_variance,
-    gp_ucb,
-    spread_points,
-    srinivas_beta,
-)
+from localbo.gp_ucb import GPUCBSettings, gp_ucb, srinivas_beta
 from localbo.kernels import RBF, Matern52
 from localbo.linalg import cholesky
+from localbo.lower_confidence_bound import LowerConfidenceBound, at_prior_variance, spread_points
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
@@ -188,7 +182,7 @@ def test_the_shared_bound_leaves_the_best_candidates_and_solves_fewer(monkeypatc
     """At d = 1, around a cluster at the minimum: with the shared bound the pruned scores keep
     the dense scores' `keep` best candidates (to the variance's rounding) and solve under half
     the columns the nearest-points bound alone solves."""
-    import localbo.gp_ucb as module
+    import localbo.lower_confidence_bound as module
 
     gp, centre = _clustered_gp_in_1d(61)
     rng = rng_for(62, "clustered-candidates")
