@@ -126,6 +126,40 @@ class GP:
         self.jitter = max(self.jitter, jitter)
         self._weights = None
 
+    def state(self) -> dict[str, np.ndarray]:
+        """What `GP.from_state` rebuilds this posterior from, bit for bit: X (n, d), y (n,),
+        z (n,), the factor's columns packed one after the other (n (n + 1) / 2,), the jitter
+        and the buffers' capacity (a checkpoint of a long run)."""
+        n = self.n
+        return {
+            "gp_X": self.X.copy(),
+            "gp_y": self.y.copy(),
+            "gp_z": self._z[:n].copy(),
+            "gp_L": np.concatenate([self._L[j:n, j] for j in range(n)]),
+            "gp_jitter": np.array(self.jitter),
+            "gp_capacity": np.array(self._L.shape[0]),
+        }
+
+    @classmethod
+    def from_state(
+        cls, kernel: Kernel, state: dict[str, np.ndarray], noise_var: float, mean: float = 0.0
+    ) -> GP:
+        """The posterior `GP.state` recorded, with the same kernel, noise and prior mean; its
+        factor is the recorded one, not refactored."""
+        gp = cls.__new__(cls)
+        gp.kernel, gp.noise_var, gp.prior_mean = kernel, float(noise_var), float(mean)
+        X = state["gp_X"]
+        gp.n = n = len(X)
+        gp._allocate(int(state["gp_capacity"]), X.shape[1])
+        gp._X[:n], gp._y[:n], gp._z[:n] = X, state["gp_y"], state["gp_z"]
+        start = 0
+        for j in range(n):
+            gp._L[j:n, j] = state["gp_L"][start : start + n - j]
+            start += n - j
+        gp.jitter = float(state["gp_jitter"])
+        gp._weights = None
+        return gp
+
     def mean(self, Xs: np.ndarray) -> np.ndarray:
         """Posterior mean at (m, d) points; returns (m,)."""
         return self.prior_mean + self.kernel(Xs, self.X) @ self.weights

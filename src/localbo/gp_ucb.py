@@ -27,12 +27,15 @@ References:
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy.optimize import minimize
 
+from localbo.checkpoint import Checkpoint, State, generator_state, restore_generator
 from localbo.gp import GP
 from localbo.kernels import Kernel
 from localbo.lower_confidence_bound import LowerConfidenceBound
@@ -45,6 +48,8 @@ from localbo.objective import (
     finish,
 )
 from localbo.optimizers import Cost, FunctionOptimizer, register
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -135,6 +140,27 @@ def minimize_lcb(
     return best_x
 
 
+def run_state(
+    objective: NoisyObjective,
+    gp: GP,
+    trace: Trace,
+    rng: np.random.Generator,
+    t: int,
+    best: int,
+) -> State:
+    """Everything the rest of a run depends on after step t: the objective's count and noise
+    stream, the GP (its factor as it is), the trace, the candidates' stream, t and the index
+    of the best observation (what `gp_ucb` takes up from a checkpoint)."""
+    return {
+        **objective.state(),
+        **gp.state(),
+        **trace.state(),
+        "rng": generator_state(rng),
+        "t": np.array(t),
+        "best": np.array(best),
+    }
+
+
 def gp_ucb(
     objective: NoisyObjective,
     kernel: Kernel,
@@ -142,6 +168,7 @@ def gp_ucb(
     box: Box,
     rng: np.random.Generator,
     settings: GPUCBSettings | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> OptimizationResult:
     """Run GP-UCB until the budget is spent.
 
@@ -151,6 +178,9 @@ def gp_ucb(
         x0: (d,) first point. box: the domain.
         rng: the optimizer's own stream (candidates), not the noise stream.
         settings: `GPUCBSettings` (None: the defaults).
+        checkpoint: where the run keeps its state between steps; a state found there is taken up
+            (the objective, streams, GP and trace as they were), so the run ends as if never
+            stopped.
 
     Returns:
         The result at the point with the best observation; the trace records that incumbent
@@ -159,15 +189,24 @@ def gp_ucb(
     settings = settings or GPUCBSettings()
     d = x0.shape[0]
     noise_var = objective.sigma**2 + settings.min_noise_var
-    trace = Trace(progress_every=PROGRESS_EVERY)
-    if objective.remaining == 0:
-        trace.record(objective, x0)
-        return finish(objective, x0, trace, iterations=0, stop="budget", max_jitter=0.0)
-    x = box.project(np.array(x0, dtype=float))
-    gp = GP(kernel, x[None, :], objective(x[None, :]), noise_var, capacity=objective.remaining + 1)
-    best = 0
-    trace.record(objective, x)
-    t = 1
+    state = checkpoint.load() if checkpoint is not None else None
+    if state is not None:
+        objective.restore(state)
+        restore_generator(rng, state["rng"])
+        gp = GP.from_state(kernel, state, noise_var)
+        trace = Trace.from_state(state, progress_every=PROGRESS_EVERY)
+        t, best = int(state["t"]), int(state["best"])
+        log.info("taken up from a checkpoint at %d evaluations", objective.used)
+    else:
+        trace = Trace(progress_every=PROGRESS_EVERY)
+        if objective.remaining == 0:
+            trace.record(objective, x0)
+            return finish(objective, x0, trace, iterations=0, stop="budget", max_jitter=0.0)
+        x = box.project(np.array(x0, dtype=float))
+        y0 = objective(x[None, :])
+        gp = GP(kernel, x[None, :], y0, noise_var, capacity=objective.remaining + 1)
+        t, best = 1, 0
+        trace.record(objective, x)
     while objective.remaining > 0:
         t += 1
         x = minimize_lcb(
@@ -178,6 +217,8 @@ def gp_ucb(
         if y[0] < gp.y[best]:
             best = len(gp.y) - 1
         trace.record(objective, gp.X[best])
+        if checkpoint is not None and objective.remaining > 0:
+            checkpoint.keep(partial(run_state, objective, gp, trace, rng, t, best))
     result = finish(objective, gp.X[best], trace, iterations=t, stop="budget", max_jitter=gp.jitter)
     result.observations, result.model = (gp.X, gp.y), gp
     return result
@@ -192,6 +233,7 @@ class GPUCB(FunctionOptimizer):
     Settings = GPUCBSettings
     function = staticmethod(gp_ucb)
     default_paths_per_job = 1
+    resumable = True
 
     def cost(self, d: int, budget: int) -> Cost:
         """c_d budget^3 + 10 ms per evaluation, fitted to whole runs of 5000 on one core

@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from localbo.checkpoint import generator_state, restore_generator
 from localbo.sample_paths import FourierSamplePath
 
 log = logging.getLogger(__name__)
@@ -163,6 +164,17 @@ class NoisyObjective:
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
         return np.add.reduceat(y, starts) / counts
 
+    def state(self) -> dict[str, np.ndarray]:
+        """The evaluations used and the noise stream's state (a checkpoint of a long run)."""
+        noise = generator_state(self.rng) if self.rng is not None else np.array("")
+        return {"objective_used": np.array(self.used), "objective_noise": noise}
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        """Take up the evaluations used and the noise stream where `state` recorded them."""
+        self.used = int(state["objective_used"])
+        if self.rng is not None:
+            restore_generator(self.rng, state["objective_noise"])
+
     def true_value(self, x: np.ndarray) -> float:
         """Noise-free f at a (d,) point; not counted."""
         return float(self.path(x[None, :])[0])
@@ -210,6 +222,27 @@ class Trace:
                 value[0],
                 time.perf_counter() - self.started,
             )
+
+    def state(self) -> dict[str, np.ndarray]:
+        """`arrays` with names prefixed trace_, and the seconds since the trace began (a
+        checkpoint of a long run)."""
+        elapsed = np.array(time.perf_counter() - self.started)
+        return {"trace_seconds": elapsed, **{f"trace_{k}": v for k, v in self.arrays().items()}}
+
+    @classmethod
+    def from_state(cls, state: dict[str, np.ndarray], progress_every: int | None = None) -> Trace:
+        """The trace `state` recorded; its seconds go on from the recorded ones."""
+        fields = {k.removeprefix("trace_"): v for k, v in state.items() if k.startswith("trace_")}
+        trace = cls(
+            evaluations=[int(e) for e in fields.pop("evaluations")],
+            iterates=list(fields.pop("iterates")),
+            values=[float(v) for v in fields.pop("values")],
+            gradient_norms=[float(g) for g in fields.pop("gradient_norms")],
+            progress_every=progress_every,
+            started=time.perf_counter() - float(fields.pop("seconds")),
+        )
+        trace.extras = {name: list(rows) for name, rows in fields.items()}
+        return trace
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The trace as arrays: evaluations (k,), iterates (k, d), values (k,), gradient_norms

@@ -30,6 +30,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
+from localbo.checkpoint import Checkpoint
 from localbo.kernels import Kernel
 from localbo.objective import Box, NoisyObjective, OptimizationResult
 from localbo.sample_paths import FourierSamplePath
@@ -68,6 +69,9 @@ class Optimizer(ABC):
     default_paths_per_job: ClassVar[int] = 10
     # False for a method that draws nothing from its own stream (its runs differ by noise only)
     uses_rng: ClassVar[bool] = True
+    # True for a method whose `minimize` takes a `checkpoint` (`localbo.checkpoint`): it keeps
+    # its state there now and then and takes up a state found there
+    resumable: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -120,7 +124,8 @@ class Optimizer(ABC):
 
 class FunctionOptimizer(Optimizer):
     """An optimizer written as a function `(objective, kernel, x0, box, rng, settings) ->
-    OptimizationResult`, as local BO, GP-UCB and random search are: set `function`."""
+    OptimizationResult`, as local BO, GP-UCB and random search are: set `function` (a resumable
+    one also takes `checkpoint=`)."""
 
     function: ClassVar[Callable[..., OptimizationResult]]
 
@@ -131,8 +136,10 @@ class FunctionOptimizer(Optimizer):
         x0: np.ndarray,
         box: Box,
         rng: np.random.Generator,
+        checkpoint: Checkpoint | None = None,
     ) -> OptimizationResult:
-        return self.function(objective, kernel, x0, box, rng, self.settings)
+        resume = {} if checkpoint is None else {"checkpoint": checkpoint}
+        return self.function(objective, kernel, x0, box, rng, self.settings, **resume)
 
 
 _REGISTRY: dict[str, type[Optimizer]] = {}
@@ -191,6 +198,7 @@ def run_on_path(
     noise_rng: np.random.Generator,
     rng: np.random.Generator,
     x0: np.ndarray | None = None,
+    checkpoint: Checkpoint | None = None,
 ) -> OptimizationResult:
     """Run one optimizer on one sample path observed with noise sigma.
 
@@ -199,7 +207,10 @@ def run_on_path(
         sigma: observation noise standard deviation. budget: evaluations allowed.
         box: the domain. noise_rng: the observation-noise stream. rng: the optimizer's stream.
         x0: (d,) start (default: the origin, as in the paper).
+        checkpoint: where a resumable optimizer keeps its state (others run without).
     """
     x0 = np.zeros(box.d) if x0 is None else np.asarray(x0, dtype=float)
     objective = NoisyObjective(path, sigma, budget, noise_rng)
+    if checkpoint is not None and optimizer.resumable:
+        return optimizer.minimize(objective, kernel, x0, box, rng, checkpoint=checkpoint)
     return optimizer.minimize(objective, kernel, x0, box, rng)

@@ -91,6 +91,7 @@ def run_chunk(
                 box,
                 noise_rng=noise_rng,
                 rng=rng,
+                checkpoint=finished.checkpoint(run, key),
             )
             summary = {"method": method, "d": d, "sigma": sigma, "path": i, **result.summary()}
             arrays = {**result.trace.arrays(), "x": result.x}

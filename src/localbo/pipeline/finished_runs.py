@@ -11,7 +11,9 @@ rerun takes each run whose fingerprint matches and runs the others (an unreadabl
 crash mid-write, counts as absent), and the directory goes once the outputs are written. A run
 made with other parameters, inputs, code or libraries never matches, so the outputs are those of
 the job run whole, the runs being deterministic in their streams (tested: every array and every
-summary field but the run's wall seconds, which are the attempt's that made it).
+summary field but the run's wall seconds, which are the attempt's that made it). A resumable
+method's run in progress keeps its state there too, every few minutes (`localbo.checkpoint`),
+under the same fingerprint, so a rerun takes up even the run the kill interrupted.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ import numpy as np
 import scipy
 
 import localbo
+from localbo.checkpoint import Checkpoint
 from localbo.io import load_npz, save_npz
 
 SUMMARY, FINGERPRINT = "__summary__", "__fingerprint__"  # keys beside the run's arrays
@@ -83,13 +86,35 @@ class FinishedRuns:
     def put(
         self, run: str, key: str, summary: dict[str, Any], arrays: dict[str, np.ndarray]
     ) -> None:
-        """Keep a finished run: its JSON-ready summary and its arrays."""
+        """Keep a finished run: its JSON-ready summary and its arrays; its checkpoint goes."""
         self.directory.mkdir(parents=True, exist_ok=True)
         save_npz(
             self._file(run),
             **arrays,
             **{SUMMARY: np.array(json.dumps(summary)), FINGERPRINT: np.array(key)},
         )
+        self._partial(run).unlink(missing_ok=True)
+
+    def _partial(self, run: str) -> Path:
+        return self.directory / f"{run}.partial.npz"
+
+    def checkpoint(self, run: str, key: str) -> Checkpoint:
+        """Where the run in progress keeps its state (a resumable method's); a state saved with
+        another fingerprint, or unreadable, is not taken up."""
+        file = self._partial(run)
+
+        def load() -> dict[str, np.ndarray] | None:
+            try:
+                state = load_npz(file)
+            except (OSError, EOFError, ValueError, zipfile.BadZipFile):
+                return None
+            return state if str(state.pop(FINGERPRINT, "")) == key else None
+
+        def save(state: dict[str, np.ndarray]) -> None:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            save_npz(file, **state, **{FINGERPRINT: np.array(key)})
+
+        return Checkpoint(load, save)
 
     def clear(self) -> None:
         """Remove every kept run (once the job's outputs are written)."""
