@@ -1,9 +1,12 @@
-"""Shared fixtures: the kernels every kernel-generic test runs on, and one BLAS thread."""
+"""Shared fixtures: the kernels every kernel-generic test runs on, one BLAS thread, and a small
+Fig. 1 job."""
 
 import pytest
 from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF, Matern52
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
 
 KERNELS = [RBF(), RBF(lengthscale=0.7, outputscale=1.9), Matern52(), Matern52(1.3, 0.6)]
 
@@ -19,3 +22,27 @@ def one_blas_thread():
 @pytest.fixture(params=KERNELS, ids=lambda k: f"{k.name}-l{k.lengthscale}-s{k.outputscale}")
 def kernel(request):
     return request.param
+
+
+@pytest.fixture
+def job(tmp_path):
+    """(params, path files) of a Fig. 1 job on three d = 2 paths, budget 40, with the method's
+    default settings (`fig1_job.run_chunk` names the method)."""
+    files = []
+    for i in range(3):
+        file = tmp_path / f"path{i}.npz"
+        FourierSamplePath.draw(RBF(), 2, 64, rng_for(0, "finished-runs", i)).save(file)
+        files.append(str(file))
+    params = {
+        "seed": 0,
+        "kernel": "rbf",
+        "lengthscale": 1.0,
+        "outputscale": 1.0,
+        "num_features": 64,
+        "budget": 40,
+        "box": {"lower": -5.0, "upper": 5.0},
+        "paths": [0, 1, 2],
+        "module": None,
+        "method_settings": {},
+    }
+    return params, files

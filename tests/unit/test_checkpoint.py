@@ -122,23 +122,11 @@ def test_a_trace_and_the_streams_come_back_from_their_state():
 
 
 @pytest.fixture
-def gp_ucb_job(tmp_path):
-    """(params, path files) of a GP-UCB job on one d = 2 path, budget 30."""
-    file = tmp_path / "path0.npz"
-    FourierSamplePath.draw(RBF(), 2, 64, rng_for(34, "checkpoint-job")).save(file)
-    params = {
-        "seed": 0,
-        "kernel": "rbf",
-        "lengthscale": 1.0,
-        "outputscale": 1.0,
-        "num_features": 64,
-        "budget": 30,
-        "box": {"lower": -5.0, "upper": 5.0},
-        "paths": [0],
-        "module": None,
-        "method_settings": {"raw_samples": 64, "local_samples": 64, "restarts": 2},
-    }
-    return params, [str(file)]
+def gp_ucb_job(job):
+    """(params, path file) of a GP-UCB job on the first of `job`'s paths, with fewer candidates."""
+    params, files = job
+    settings = {"raw_samples": 64, "local_samples": 64, "restarts": 2}
+    return {**params, "paths": [0], "method_settings": settings}, files[:1]
 
 
 def test_a_killed_gp_ucb_job_takes_up_its_run_where_its_checkpoint_left_it(

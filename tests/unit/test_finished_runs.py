@@ -9,35 +9,9 @@ import pytest
 import localbo.pipeline.fig1_job as fig1_job
 import localbo.pipeline.finished_runs as finished_runs
 from localbo.io import load_npz
-from localbo.kernels import RBF
 from localbo.pipeline.finished_runs import SUMMARY, FinishedRuns, fingerprint
-from localbo.sample_paths import FourierSamplePath
-from localbo.seeding import rng_for
 
 LOG = logging.getLogger("test")
-
-
-@pytest.fixture
-def job(tmp_path):
-    """(params, path files) of a TuRBO-1 job on three d = 2 paths, budget 40."""
-    files = []
-    for i in range(3):
-        file = tmp_path / f"path{i}.npz"
-        FourierSamplePath.draw(RBF(), 2, 64, rng_for(0, "finished-runs", i)).save(file)
-        files.append(str(file))
-    params = {
-        "seed": 0,
-        "kernel": "rbf",
-        "lengthscale": 1.0,
-        "outputscale": 1.0,
-        "num_features": 64,
-        "budget": 40,
-        "box": {"lower": -5.0, "upper": 5.0},
-        "paths": [0, 1, 2],
-        "module": None,
-        "method_settings": {},
-    }
-    return params, files
 
 
 def counting_runs(monkeypatch, fail_at: int | None = None) -> list[int]:
