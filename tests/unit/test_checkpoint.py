@@ -25,17 +25,26 @@ class Killed(Exception):
     """What a test raises where a cluster would kill the job."""
 
 
-def memory_checkpoint(kill_at_save: int | None = None) -> tuple[Checkpoint, list[dict]]:
-    """A checkpoint saving at every step into a list; the save numbered `kill_at_save` (from 0)
-    raises `Killed` instead, so the run stops steps after the state kept before it."""
-    kept: list[dict] = []
+def every_step_until_killed(checkpoint: Checkpoint, kill_at_save: int | None) -> Checkpoint:
+    """`checkpoint` saving at every step; its save numbered `kill_at_save` (from 0) raises
+    `Killed` instead, so the run stops steps after the state kept before it."""
+    save, saves = checkpoint.save, []
 
-    def save(state):
-        if len(kept) == kill_at_save:
+    def save_or_die(state):
+        if len(saves) == kill_at_save:
             raise Killed
-        kept.append({name: np.array(value) for name, value in state.items()})
+        saves.append(1)
+        save(state)
 
-    return Checkpoint(lambda: kept[-1] if kept else None, save, every=0.0), kept
+    checkpoint.save, checkpoint.every = save_or_die, 0.0
+    return checkpoint
+
+
+def memory_checkpoint(kill_at_save: int | None = None) -> tuple[Checkpoint, list[dict]]:
+    """A checkpoint keeping its states in a list (`every_step_until_killed`)."""
+    kept: list[dict] = []
+    checkpoint = Checkpoint(lambda: kept[-1] if kept else None, kept.append)
+    return every_step_until_killed(checkpoint, kill_at_save), kept
 
 
 def run(sigma, checkpoint=None, budget=40, d=2, seed=31):
@@ -137,21 +146,9 @@ def test_a_killed_gp_ucb_job_takes_up_its_run_where_its_checkpoint_left_it(
 
     finished = FinishedRuns(tmp_path / "b")
     made = finished.checkpoint
-
-    def every_step_then_killed(run, key):
-        checkpoint = made(run, key)
-        checkpoint.every, save, saves = 0.0, checkpoint.save, []
-
-        def save_or_die(state):
-            if len(saves) == 20:
-                raise Killed
-            saves.append(1)
-            save(state)
-
-        checkpoint.save = save_or_die
-        return checkpoint
-
-    monkeypatch.setattr(finished, "checkpoint", every_step_then_killed)
+    monkeypatch.setattr(
+        finished, "checkpoint", lambda run, key: every_step_until_killed(made(run, key), 20)
+    )
     with pytest.raises(Killed):
         fig1_job.run_chunk("gp_ucb", 2, 0.0, params, files, finished, LOG)
     assert [p.name for p in finished.directory.iterdir()] == ["p0.partial.npz"]

@@ -23,7 +23,7 @@ import json
 import shutil
 import sys
 import zipfile
-from functools import cache
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -75,24 +75,16 @@ class FinishedRuns:
     def get(self, run: str, key: str) -> tuple[dict[str, Any], dict[str, np.ndarray]] | None:
         """(summary, arrays) of a kept run whose fingerprint is `key`, else None (also when
         its file is missing or unreadable)."""
-        try:
-            arrays = load_npz(self._file(run))
-            if str(arrays.pop(FINGERPRINT)) != key:
-                return None
-            return json.loads(str(arrays.pop(SUMMARY))), arrays
-        except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile):
+        arrays = self._read(self._file(run), key)
+        if arrays is None or SUMMARY not in arrays:
             return None
+        return json.loads(str(arrays.pop(SUMMARY))), arrays
 
     def put(
         self, run: str, key: str, summary: dict[str, Any], arrays: dict[str, np.ndarray]
     ) -> None:
         """Keep a finished run: its JSON-ready summary and its arrays; its checkpoint goes."""
-        self.directory.mkdir(parents=True, exist_ok=True)
-        save_npz(
-            self._file(run),
-            **arrays,
-            **{SUMMARY: np.array(json.dumps(summary)), FINGERPRINT: np.array(key)},
-        )
+        self._write(self._file(run), key, {**arrays, SUMMARY: np.array(json.dumps(summary))})
         self._partial(run).unlink(missing_ok=True)
 
     def _partial(self, run: str) -> Path:
@@ -102,19 +94,21 @@ class FinishedRuns:
         """Where the run in progress keeps its state (a resumable method's); a state saved with
         another fingerprint, or unreadable, is not taken up."""
         file = self._partial(run)
+        return Checkpoint(lambda: self._read(file, key), partial(self._write, file, key))
 
-        def load() -> dict[str, np.ndarray] | None:
-            try:
-                state = load_npz(file)
-            except (OSError, EOFError, ValueError, zipfile.BadZipFile):
-                return None
-            return state if str(state.pop(FINGERPRINT, "")) == key else None
+    def _read(self, file: Path, key: str) -> dict[str, np.ndarray] | None:
+        """The arrays of `file` without its fingerprint, if that is `key`; else None (also when
+        the file is missing or unreadable)."""
+        try:
+            arrays = load_npz(file)
+        except (OSError, EOFError, ValueError, zipfile.BadZipFile):
+            return None
+        return arrays if str(arrays.pop(FINGERPRINT, "")) == key else None
 
-        def save(state: dict[str, np.ndarray]) -> None:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            save_npz(file, **state, **{FINGERPRINT: np.array(key)})
-
-        return Checkpoint(load, save)
+    def _write(self, file: Path, key: str, arrays: dict[str, np.ndarray]) -> None:
+        """Write the arrays to `file` with the fingerprint `key`, atomically."""
+        self.directory.mkdir(parents=True, exist_ok=True)
+        save_npz(file, **arrays, **{FINGERPRINT: np.array(key)})
 
     def clear(self) -> None:
         """Remove every kept run (once the job's outputs are written)."""
