@@ -6,16 +6,14 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import csv
 
-    from localbo.plotting import Curve, error_function_panels, save_figure, set_style
+    from localbo.plotting import ESTIMATE, Curve, error_function_panels, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     with open(smk.input[0]) as handle:
         rows = list(csv.DictReader(handle))
     set_style()
     curves = [
-        Curve(
-            lambda r: float(r["estimate"]), "o-", "estimate (L-BFGS)", "-", {"ms": 3}, {"lw": 1.5}
-        ),
+        ESTIMATE,
         Curve(lambda r: float(r["bound"]), "--", "bound (Lemma 4)", kwargs={"lw": 1}),
     ]
     fig = error_function_panels(rows, curves, "$E_{d,k,\\sigma}(b)$", ncol=5)

@@ -85,6 +85,13 @@ class Curve:
     proxy_kwargs: dict[str, float] | None = None
 
 
+# The estimated error function, as both error-function figures draw it first (markers and a
+# solid line, the legend entry a line alone).
+ESTIMATE = Curve(
+    lambda r: float(r["estimate"]), "o-", "estimate (L-BFGS)", "-", {"ms": 3}, {"lw": 1.5}
+)
+
+
 def error_function_panels(
     rows: list[dict[str, str]], curves: list[Curve], ylabel: str, ncol: int
 ) -> plt.Figure:
