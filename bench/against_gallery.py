@@ -1,0 +1,95 @@
+"""A Fig. 1 cell run at other settings, against the gallery's runs of the same paths.
+
+Issue 10's test of a cheaper GP-UCB refinement is run as a pipeline part of its own (an override
+config with, say, `fig1.methods.gp_ucb.refine_iterations: 15`, in a run directory of its own, so
+its runs keep their state and span sittings); today's runs of those paths are the gallery's. This
+reads the run directory's finished jobs of one (method, d, sigma), pairs each run's final value
+with the gallery's row of the same path, and prints and appends to --out the medians, the paired
+differences (positive: the run ends above the gallery) and the CPU seconds of each job (its
+`benchmarks/` TSV).
+
+    python bench/against_gallery.py /work/run_p21 --method gp_ucb --d 50 \\
+        --label "refine_iterations 15"
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+
+
+def gallery_values(table: Path, method: str, d: int, sigma: float) -> dict[int, float]:
+    """path -> final value of the gallery's rows of one cell."""
+    with table.open() as handle:
+        return {
+            int(row["path"]): float(row["value"])
+            for row in csv.DictReader(handle)
+            if row["method"] == method and int(row["d"]) == d and float(row["sigma"]) == sigma
+        }
+
+
+def run_values(run: Path, method: str, d: int, sigma: float) -> dict[int, tuple[float, float]]:
+    """path -> (final value, CPU seconds of its job) of the run directory's finished jobs."""
+    found = {}
+    cell = f"d{d}_sigma{sigma}"
+    for summary in sorted((run / "results/fig1/runs" / method).glob(f"{cell}_chunk*.json")):
+        runs = json.loads(summary.read_text())
+        benchmark = run / "benchmarks/fig1_run" / method / f"{summary.stem}.tsv"
+        with benchmark.open() as handle:
+            cpu = float(next(csv.DictReader(handle, delimiter="\t"))["cpu_time"])
+        for result in runs:
+            found[int(result["path"])] = (float(result["value"]), cpu / len(runs))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("run", type=Path)
+    parser.add_argument("--method", default="gp_ucb")
+    parser.add_argument("--d", type=int, required=True)
+    parser.add_argument("--sigma", type=float, default=0.0)
+    parser.add_argument("--label", required=True, help="what the run's settings change")
+    parser.add_argument(
+        "--gallery",
+        type=Path,
+        default=Path("figures/paper-partial/fig1/fig1-local_solutions.csv"),
+    )
+    parser.add_argument("--out", type=Path, default=Path("bench/results/against_gallery.jsonl"))
+    args = parser.parse_args()
+    gallery = gallery_values(args.gallery, args.method, args.d, args.sigma)
+    runs = run_values(args.run, args.method, args.d, args.sigma)
+    paths = sorted(set(runs) & set(gallery))
+    if not paths:
+        raise SystemExit(f"no finished run of {args.run} has a gallery row to pair with")
+    value = np.array([runs[i][0] for i in paths])
+    today = np.array([gallery[i] for i in paths])
+    difference = value - today
+    row = {
+        "run": str(args.run),
+        "label": args.label,
+        "method": args.method,
+        "d": args.d,
+        "sigma": args.sigma,
+        "paths": paths,
+        "median": float(np.median(value)),
+        "gallery_median": float(np.median(today)),
+        "paired_difference_median": float(np.median(difference)),
+        "paired_difference_mean": float(difference.mean()),
+        "worse": int((difference > 0).sum()),
+        "better": int((difference < 0).sum()),
+        "equal": int((difference == 0).sum()),
+        "cpu_s": [runs[i][1] for i in paths],
+        "values": value.tolist(),
+        "gallery_values": today.tolist(),
+    }
+    print(json.dumps(row))
+    with args.out.open("a") as out:
+        out.write(json.dumps(row) + "\n")
+
+
+if __name__ == "__main__":
+    main()
