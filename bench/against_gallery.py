@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from localbo.pipeline.gallery import job_cpu_seconds
+
 
 def gallery_values(table: Path, method: str, d: int, sigma: float) -> dict[int, float]:
     """path -> final value of the gallery's rows of one cell."""
@@ -38,9 +40,7 @@ def run_values(run: Path, method: str, d: int, sigma: float) -> dict[int, tuple[
     cell = f"d{d}_sigma{sigma}"
     for summary in sorted((run / "results/fig1/runs" / method).glob(f"{cell}_chunk*.json")):
         runs = json.loads(summary.read_text())
-        benchmark = run / "benchmarks/fig1_run" / method / f"{summary.stem}.tsv"
-        with benchmark.open() as handle:
-            cpu = float(next(csv.DictReader(handle, delimiter="\t"))["cpu_time"])
+        cpu = job_cpu_seconds(run / "benchmarks/fig1_run" / method / f"{summary.stem}.tsv")
         for result in runs:
             found[int(result["path"])] = (float(result["value"]), cpu / len(runs))
     return found

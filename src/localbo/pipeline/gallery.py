@@ -64,16 +64,21 @@ def figure_of_rule(rules_dir: Path) -> dict[str, str]:
     }
 
 
+def job_cpu_seconds(tsv: Path) -> float:
+    """CPU seconds of one job from its Snakemake benchmark TSV (its `cpu_time` rows; NA, which
+    Snakemake writes when it could not measure, counts nothing)."""
+    with open(tsv) as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
+
+
 def cpu_hours(benchmarks: Path) -> dict[str, dict[str, float]]:
     """CPU-hours and job count per rule from a run's benchmarks/ tree (one TSV per job)."""
     totals: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_hours": 0.0, "jobs": 0})
     for tsv in sorted(benchmarks.rglob("*.tsv")):
         relative = tsv.relative_to(benchmarks)
         rule = relative.parts[0] if len(relative.parts) > 1 else tsv.stem
-        with open(tsv) as handle:
-            rows = list(csv.DictReader(handle, delimiter="\t"))
-        seconds = sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
-        totals[rule]["cpu_hours"] += seconds / 3600.0
+        totals[rule]["cpu_hours"] += job_cpu_seconds(tsv) / 3600.0
         totals[rule]["jobs"] += 1
     return dict(totals)
 
