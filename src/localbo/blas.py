@@ -1,4 +1,5 @@
-"""Triangular solves on strided views, straight through BLAS (`scipy.linalg.cython_blas`).
+"""Triangular solves and symmetric products on strided views, straight through BLAS
+(`scipy.linalg.cython_blas`).
 
 scipy's Python BLAS wrappers take only contiguous matrices, so solving with the leading n x n block
 of a larger buffer copies that block first. A GP that grows one observation at a time keeps its
@@ -6,6 +7,8 @@ Cholesky factor in a buffer with room to spare (`localbo.gp.GP`); at n = 5000 th
 per step, several times the solve itself. BLAS takes the buffer's leading dimension instead, so
 here the same routines (`dtrsv`, `dtrsm`) are called through the function pointers scipy exports
 for Cython, with ctypes. Both are the routines the wrappers call, so the results are the same.
+The symmetric product and rank-one update (`dsymv`, `dsyr`) serve a kept inverse that grows the
+same way (`localbo.precision`).
 """
 
 from __future__ import annotations
@@ -38,6 +41,10 @@ _dtrsv = _routine("dtrsv", _char, _char, _char, _int, _double, _int, _double, _i
 _dtrsm = _routine(
     "dtrsm", _char, _char, _char, _char, _int, _int, _scalar, _double, _int, _double, _int
 )
+_dsymv = _routine(
+    "dsymv", _char, _int, _scalar, _double, _int, _double, _int, _scalar, _double, _int
+)
+_dsyr = _routine("dsyr", _char, _int, _scalar, _double, _int, _double, _int)
 
 
 def _int_ref(value: int) -> ctypes._Pointer:
@@ -102,3 +109,41 @@ def solve_triangular(L: np.ndarray, B: np.ndarray, lower: bool = True, trans: bo
             X.ctypes.data, _int_ref(n),
         )  # fmt: skip
     return X
+
+
+def _lower_symmetric(A: np.ndarray) -> tuple[int, int, bytes]:
+    """(address, leading dimension, BLAS uplo) of a square view whose lower triangle holds a
+    symmetric matrix (the buffer's upper triangle when the view is its transpose)."""
+    address, lda, transposed = _as_fortran(A)
+    return address, lda, b"U" if transposed else b"L"
+
+
+def symmetric_product(A: np.ndarray, x: np.ndarray) -> np.ndarray:
+    """A x for a symmetric (n, n) view A (any leading dimension) of which only the lower triangle
+    is read, and x (n,); returns a new (n,) array."""
+    n = A.shape[0]
+    if x.shape != (n,):
+        raise ValueError(f"expected a vector of {n} entries, got shape {x.shape}")
+    y = np.zeros(n)
+    if n > 0:
+        address, lda, uplo = _lower_symmetric(A)
+        xc = np.ascontiguousarray(x, dtype=np.float64)
+        one, zero = ctypes.byref(ctypes.c_double(1.0)), ctypes.byref(ctypes.c_double(0.0))
+        _dsymv(
+            uplo, _int_ref(n), one, address, _int_ref(lda), xc.ctypes.data, _int_ref(1), zero,
+            y.ctypes.data, _int_ref(1),
+        )  # fmt: skip
+    return y
+
+
+def symmetric_rank_one_update(A: np.ndarray, alpha: float, x: np.ndarray) -> None:
+    """A += alpha x x^T in place on the lower triangle of a square (n, n) view A (any leading
+    dimension); x (n,)."""
+    n = A.shape[0]
+    if x.shape != (n,):
+        raise ValueError(f"expected a vector of {n} entries, got shape {x.shape}")
+    if n > 0:
+        address, lda, uplo = _lower_symmetric(A)
+        xc = np.ascontiguousarray(x, dtype=np.float64)
+        scale = ctypes.byref(ctypes.c_double(alpha))
+        _dsyr(uplo, _int_ref(n), scale, xc.ctypes.data, _int_ref(1), address, _int_ref(lda))

@@ -8,14 +8,21 @@ Given data (X, y) with noise variance sigma^2 and a constant prior mean m,
 
 (section 2 of the paper). New observations extend the Cholesky factor by a block row, so a BO loop
 never refactors the whole matrix, nor copies it (the factor lives in a buffer with spare room).
+A GP may also keep the precision matrix K^{-1} beside the factor (`localbo.precision`), for a loop
+that needs K^{-1} k(X, x) at many points per observation (GP-UCB's refinement).
 """
 
 from __future__ import annotations
 
+import logging
+
 import numpy as np
 
 from localbo.kernels import Kernel
-from localbo.linalg import cholesky, solve_lower
+from localbo.linalg import cholesky, pack_lower, solve_lower, unpack_lower
+from localbo.precision import Precision, agrees_with_factor
+
+log = logging.getLogger(__name__)
 
 
 class GP:
@@ -33,6 +40,8 @@ class GP:
         noise_var: observation noise variance sigma^2 >= 0 (0 is handled by the jitter helper).
         mean: constant prior mean.
         capacity: points the buffers hold before they grow (doubling); at least n.
+        keep_precision: also keep P = K^{-1} (`precision`), bordered at each one-point append
+            while it agrees with the factor (see `append`).
 
     Example:
         >>> from localbo.kernels import RBF
@@ -49,6 +58,7 @@ class GP:
         noise_var: float,
         mean: float = 0.0,
         capacity: int = 0,
+        keep_precision: bool = False,
     ) -> None:
         if noise_var < 0:
             raise ValueError(f"noise_var must be >= 0, got {noise_var}")
@@ -66,6 +76,7 @@ class GP:
         self._L[: self.n, : self.n] = L
         self._z[: self.n] = solve_lower(L, y - self.prior_mean)
         self._weights: np.ndarray | None = None
+        self.precision = Precision(L, self._L.shape[0]) if keep_precision else None
 
     def _allocate(self, capacity: int, d: int) -> None:
         self._L = np.zeros((capacity, capacity), order="F")
@@ -75,6 +86,8 @@ class GP:
         L, X, y, z, n = self.L, self.X, self.y, self._z[: self.n], self.n
         self._allocate(max(needed, 2 * self._L.shape[0]), X.shape[1])
         self._L[:n, :n], self._X[:n], self._y[:n], self._z[:n] = L, X, y, z
+        if self.precision is not None:
+            self.precision.grow(self._L.shape[0])
 
     @property
     def L(self) -> np.ndarray:
@@ -102,7 +115,10 @@ class GP:
         """Condition on more observations, extending the factor in O(n^2 m).
 
         With L L^T = K, the new block row is B^T = (L^{-1} K_cross)^T and the factor L22 of the
-        Schur complement K_new - B^T B; z gains L22^{-1} (y_new - m - B^T z).
+        Schur complement K_new - B^T B; z gains L22^{-1} (y_new - m - B^T z). A kept precision is
+        bordered with the factor's pivot when one point joins and its own Schur complement
+        K_new - K_cross^T P K_cross agrees with that pivot (`agrees_with_factor`); otherwise, or
+        when the pivot needed jitter or more points join at once, it is dropped for good.
 
         Args:
             X_new: (m, d) inputs. y_new: (m,) observations.
@@ -120,22 +136,49 @@ class GP:
         L22, jitter = cholesky(0.5 * (S + S.T))
         z = self._z[:n]
         self._z[n : n + m] = solve_lower(L22, y_new - self.prior_mean - B.T @ z)
+        if self.precision is not None:
+            self._border_precision(K_cross, K_new, L22, jitter)
         self._L[n : n + m, :n], self._L[n : n + m, n : n + m] = B.T, L22
         self._X[n : n + m], self._y[n : n + m] = X_new, y_new
         self.n = n + m
         self.jitter = max(self.jitter, jitter)
         self._weights = None
 
+    def _border_precision(
+        self, K_cross: np.ndarray, K_new: np.ndarray, L22: np.ndarray, jitter: float
+    ) -> None:
+        """Border the kept precision with one new point, or drop it (see `append`)."""
+        assert self.precision is not None
+        kappa, n = float(K_new[0, 0]), self.precision.n
+        if len(K_new) == 1 and jitter == 0.0:
+            b = self.precision.times(K_cross[:, 0])
+            c_factor = float(L22[0, 0]) ** 2
+            c_precision = kappa - float(K_cross[:, 0] @ b)
+            if agrees_with_factor(c_precision, c_factor, n, kappa):
+                self.precision.append(b, c_factor)
+                return
+            log.info(
+                "the kept inverse leaves at n = %d: its Schur complement is %.3g off the "
+                "factor's %.3g; the factor serves alone from here",
+                n,
+                c_precision - c_factor,
+                c_factor,
+            )
+        self.precision = None
+
     def state(self) -> dict[str, np.ndarray]:
         """What `GP.from_state` rebuilds this posterior from, bit for bit: X (n, d), y (n,),
-        z (n,), the factor's columns packed one after the other (n (n + 1) / 2,), the jitter
-        and the buffers' capacity (a checkpoint of a long run)."""
+        z (n,), the factor's columns packed one after the other (n (n + 1) / 2,), the jitter,
+        the buffers' capacity and the kept precision, packed alike, if there is one (a
+        checkpoint of a long run)."""
         n = self.n
+        precision = {} if self.precision is None else {"gp_P": self.precision.packed()}
         return {
+            **precision,
             "gp_X": self.X.copy(),
             "gp_y": self.y.copy(),
             "gp_z": self._z[:n].copy(),
-            "gp_L": np.concatenate([self._L[j:n, j] for j in range(n)]),
+            "gp_L": pack_lower(self.L),
             "gp_jitter": np.array(self.jitter),
             "gp_capacity": np.array(self._L.shape[0]),
         }
@@ -152,12 +195,12 @@ class GP:
         gp.n = n = len(X)
         gp._allocate(int(state["gp_capacity"]), X.shape[1])
         gp._X[:n], gp._y[:n], gp._z[:n] = X, state["gp_y"], state["gp_z"]
-        start = 0
-        for j in range(n):
-            gp._L[j:n, j] = state["gp_L"][start : start + n - j]
-            start += n - j
+        unpack_lower(state["gp_L"], gp._L[:n, :n])
         gp.jitter = float(state["gp_jitter"])
         gp._weights = None
+        gp.precision = (
+            Precision.from_packed(state["gp_P"], n, gp._L.shape[0]) if "gp_P" in state else None
+        )
         return gp
 
     def mean(self, Xs: np.ndarray) -> np.ndarray:

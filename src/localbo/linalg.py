@@ -121,3 +121,17 @@ def solve_lower(L: np.ndarray, B: np.ndarray, trans: bool = False) -> np.ndarray
     make of a non-contiguous matrix.
     """
     return solve_triangular(L, B, lower=True, trans=trans)
+
+
+def pack_lower(A: np.ndarray) -> np.ndarray:
+    """The lower triangle of an (n, n) view, its columns one after the other: (n (n + 1) / 2,)."""
+    n = A.shape[0]
+    return np.concatenate([A[j:n, j] for j in range(n)]) if n > 0 else np.zeros(0)
+
+
+def unpack_lower(packed: np.ndarray, A: np.ndarray) -> None:
+    """Write a `pack_lower` record into the lower triangle of the (n, n) view A, bit for bit."""
+    n, start = A.shape[0], 0
+    for j in range(n):
+        A[j:n, j] = packed[start : start + n - j]
+        start += n - j

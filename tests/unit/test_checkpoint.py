@@ -61,19 +61,27 @@ def assert_same_run(a, b):
     for name, array in a.trace.arrays().items():
         np.testing.assert_array_equal(b.trace.arrays()[name], array, err_msg=name)
     np.testing.assert_array_equal(a.model.L, b.model.L)
+    assert (a.model.precision is None) == (b.model.precision is None)
+    if a.model.precision is not None:
+        np.testing.assert_array_equal(np.tril(a.model.precision.P), np.tril(b.model.precision.P))
 
 
-@pytest.mark.parametrize("sigma", [0.0, 0.1])
-def test_a_gp_ucb_run_taken_up_from_its_checkpoint_ends_as_if_never_stopped(sigma):
-    whole = run(sigma)
+@pytest.mark.parametrize(("sigma", "d"), [(0.0, 1), (0.0, 2), (0.1, 2), (0.0, 10)])
+def test_a_gp_ucb_run_taken_up_from_its_checkpoint_ends_as_if_never_stopped(sigma, d):
+    """At d = 1 the run drops its kept precision at n = 9, before the state is saved; the others
+    keep it to the end, and the saved state carries it."""
+    whole = run(sigma, d=d)
+    assert (whole.model.precision is not None) == (d > 1)
     checkpoint, kept = memory_checkpoint(kill_at_save=12)
     with pytest.raises(Killed):
-        run(sigma, checkpoint)
+        run(sigma, checkpoint, d=d)
     assert int(kept[-1]["objective_used"]) == 13  # kept after x0 and 12 steps; the 13th is lost
-    resumed = run(sigma, Checkpoint(checkpoint.load, lambda state: None))
+    assert ("gp_P" in kept[-1]) == (d > 1)
+    resumed = run(sigma, Checkpoint(checkpoint.load, lambda state: None), d=d)
     assert_same_run(whole, resumed)
     # a checkpoint that never saves leaves the run as it is
-    assert_same_run(whole, run(sigma, Checkpoint(lambda: None, lambda state: None, every=1e9)))
+    never = Checkpoint(lambda: None, lambda state: None, every=1e9)
+    assert_same_run(whole, run(sigma, never, d=d))
 
 
 def test_a_checkpoint_saves_only_when_its_seconds_have_passed():
@@ -91,6 +99,11 @@ def test_a_gp_rebuilt_from_its_state_is_the_same_posterior_to_the_bit():
     rng = rng_for(32, "gp-state")
     gp = GP(RBF(0.8), rng.uniform(-1, 1, (5, 3)), rng.normal(size=5), 1e-6, capacity=20)
     gp.append(rng.uniform(-1, 1, (4, 3)), rng.normal(size=4))
+    kept = GP(RBF(0.8), gp.X[:1], gp.y[:1], 1e-6, capacity=20, keep_precision=True)
+    kept.append(gp.X[1:2], gp.y[1:2])
+    kept_copy = GP.from_state(RBF(0.8), kept.state(), 1e-6)
+    assert kept.precision is not None and kept_copy.precision is not None
+    np.testing.assert_array_equal(kept.precision._P, kept_copy.precision._P)
     copy = GP.from_state(RBF(0.8), gp.state(), 1e-6)
     Xs = rng.uniform(-1, 1, (7, 3))
     for a, b in zip(gp.mean_and_variance(Xs), copy.mean_and_variance(Xs), strict=True):
