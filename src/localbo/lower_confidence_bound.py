@@ -99,7 +99,8 @@ class LowerConfidenceBound:
       `at_prior_variance` and a bound on its mean) has the prior's lcb; its row is not formed;
     - the variance uses v = L^{-1} k(X, x), s(x)^2 = s - v.v, and K^{-1} k = L^{-T} v; a
       candidate's v is kept, so the first L-BFGS-B evaluation of a refinement started there
-      costs one backward solve.
+      costs one backward solve. Where the GP keeps its precision P (`localbo.precision`), a
+      point's K^{-1} k = P k and s(x)^2 = s - k.(P k) take one pass over P instead.
 
     Args:
         gp: the posterior (its factor and weights).
@@ -271,13 +272,14 @@ class LowerConfidenceBound:
         kx = gp.kernel(x[None, :], gp.X)[0] if record is None else record[0]  # (n,)
         G = gp.kernel.grad_x(x, gp.X)  # (d, n)
         mean, mean_grad = gp.prior_mean + float(kx @ self.weights), G @ self.weights
-        if record is None:
-            if at_prior_variance(np.array(kx @ kx), gp):
-                return mean - self.sqrt_beta * math.sqrt(gp.kernel.outputscale), mean_grad
-            v = solve_lower(gp.L, kx)
-            variance = max(gp.kernel.outputscale - float(v @ v), 0.0)
+        if record is None and at_prior_variance(np.array(kx @ kx), gp):
+            return mean - self.sqrt_beta * math.sqrt(gp.kernel.outputscale), mean_grad
+        if gp.precision is not None:  # one pass over P instead of two over the factor
+            a = gp.precision.times(kx)  # K^{-1} k
+            variance = gp.kernel.outputscale - float(kx @ a) if record is None else record[2]
         else:
-            v, variance = record[1], record[2]
+            v = solve_lower(gp.L, kx) if record is None else record[1]
+            variance = gp.kernel.outputscale - float(v @ v) if record is None else record[2]
+            a = solve_lower(gp.L, v, trans=True)
         sd = math.sqrt(max(variance, 1e-300))
-        a = solve_lower(gp.L, v, trans=True)  # K^{-1} k
         return mean - self.sqrt_beta * sd, mean_grad + self.sqrt_beta * (G @ a) / sd

@@ -165,7 +165,8 @@ def replay(
     if null:
         gp, choose = OneUlpGP(kernel, X[:1], y[:1], noise_var), dense_minimize_lcb
     else:
-        gp, choose = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y)), minimize_lcb
+        gp = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y), keep_precision=True)
+        choose = minimize_lcb
     dense = DenseGP(kernel, X[:1], y[:1], noise_var)
     choices, gaps, best = np.empty((len(y) - 1, d)), np.empty(len(y) - 1), 0
     for t in range(1, len(y)):

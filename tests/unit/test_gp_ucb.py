@@ -216,14 +216,15 @@ def test_a_negligible_row_leaves_the_variance_at_the_prior_to_the_bit():
     np.testing.assert_allclose(grad, dense_grad, rtol=1e-12, atol=0)
 
 
-@pytest.mark.parametrize(("d", "min_share"), [(1, 0.6), (5, 0.85), (20, 1.0)])
+@pytest.mark.parametrize(("d", "min_share"), [(1, 0.6), (5, 0.85), (10, 0.7), (20, 1.0)])
 def test_every_step_chooses_the_oracles_point_unless_rounding_moves_the_oracle_too(d, min_share):
     """150 steps of the oracle's run (the implementation before the speedups), replayed: at each
     step the library, given the oracle's data and candidates, chooses the oracle's point to
     1e-6. Where it does not, the L-BFGS-B refinement is sensitive to rounding: the oracle itself,
-    with its weights one ulp off, moves at as many steps (d = 1: 52 and the library 44; d = 5: 12
-    and 11; d = 20: none). So: at least `min_share` of the steps agree, and no more steps differ
-    than 1.5 times the one-ulp oracle's count plus 3."""
+    with its weights one ulp off, moves at as many steps (d = 1: 52 and the library 45; d = 5: 12
+    and 12; d = 10, where the library keeps K^{-1} to the end (`localbo.precision`): 37 and 38;
+    d = 20: none). So: at least `min_share` of the steps agree, and no more steps differ than 1.5
+    times the one-ulp oracle's count plus 3."""
     f = FourierSamplePath.draw(RBF(), d, 512, rng_for(52, "path", d))
     box = Box(-5, 5, d)
     X, y = oracle_gp_ucb(NoisyObjective(f, 0.0, 150), RBF(), np.zeros(d), box, rng_for(53, d))
