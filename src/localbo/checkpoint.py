@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-# seconds of CPU between two saved states: a GP-UCB state at n = 5000 is about 100 MB (the packed
-# Cholesky factor), written in well under a second
+# seconds of CPU between two saved states: a GP-UCB state at n = 5000 is about 200 MB (the packed
+# Cholesky factor and kept inverse), written in about a second
 CHECKPOINT_EVERY = 600.0
 
 State = dict[str, np.ndarray]

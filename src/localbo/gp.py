@@ -137,26 +137,26 @@ class GP:
         z = self._z[:n]
         self._z[n : n + m] = solve_lower(L22, y_new - self.prior_mean - B.T @ z)
         if self.precision is not None:
-            self._border_precision(K_cross, K_new, L22, jitter)
+            self.precision = self._bordered(self.precision, K_cross, K_new, L22, jitter)
         self._L[n : n + m, :n], self._L[n : n + m, n : n + m] = B.T, L22
         self._X[n : n + m], self._y[n : n + m] = X_new, y_new
         self.n = n + m
         self.jitter = max(self.jitter, jitter)
         self._weights = None
 
-    def _border_precision(
-        self, K_cross: np.ndarray, K_new: np.ndarray, L22: np.ndarray, jitter: float
-    ) -> None:
-        """Border the kept precision with one new point, or drop it (see `append`)."""
-        assert self.precision is not None
-        kappa, n = float(K_new[0, 0]), self.precision.n
+    @staticmethod
+    def _bordered(
+        precision: Precision, K_cross: np.ndarray, K_new: np.ndarray, L22: np.ndarray, jitter: float
+    ) -> Precision | None:
+        """The kept precision bordered with one new point, or None when it is dropped (`append`)."""
+        kappa, n = float(K_new[0, 0]), precision.n
         if len(K_new) == 1 and jitter == 0.0:
-            b = self.precision.times(K_cross[:, 0])
+            b = precision.times(K_cross[:, 0])
             c_factor = float(L22[0, 0]) ** 2
             c_precision = kappa - float(K_cross[:, 0] @ b)
             if agrees_with_factor(c_precision, c_factor, n, kappa):
-                self.precision.append(b, c_factor)
-                return
+                precision.append(b, c_factor)
+                return precision
             log.info(
                 "the kept inverse leaves at n = %d: its Schur complement is %.3g off the "
                 "factor's %.3g; the factor serves alone from here",
@@ -164,7 +164,7 @@ class GP:
                 c_precision - c_factor,
                 c_factor,
             )
-        self.precision = None
+        return None
 
     def state(self) -> dict[str, np.ndarray]:
         """What `GP.from_state` rebuilds this posterior from, bit for bit: X (n, d), y (n,),
