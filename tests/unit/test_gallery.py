@@ -1,5 +1,6 @@
 """The gallery: a run's PNGs and tables copied with provenance and CPU-hours per figure."""
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,24 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     assert figures["fig2"] == pytest.approx(0.1)
     assert figures["all"] == pytest.approx(2.11)
     assert provenance["cpu_hours_per_rule"]["fig1_run"]["jobs"] == 2
+
+
+def test_a_run_from_another_checkout_records_that_checkouts_commit(tmp_path):
+    """A part run from a pinned worktree (`--code`): the provenance names the commit its jobs ran,
+    not the one the gallery is added from."""
+    code = tmp_path / "pinned"
+    git = ["git", "-C", str(code), "-c", "user.name=t", "-c", "user.email=t@t"]
+    subprocess.run(["git", "init", "-q", str(code)], check=True)
+    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "pinned"], check=True)
+    head = subprocess.run(
+        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    run = tmp_path / "run"
+    (run / "figures").mkdir(parents=True)
+    make_gallery(run, tmp_path / "a", [REPO / "config" / "config.yaml"], REPO, code=code)
+    make_gallery(run, tmp_path / "b", [REPO / "config" / "config.yaml"], REPO)
+    assert load_json(tmp_path / "a" / "provenance.json")["commit"] == head
+    assert load_json(tmp_path / "b" / "provenance.json")["commit"] != head
 
 
 def test_every_rule_counts_for_the_rules_file_that_defines_it():

@@ -4,7 +4,9 @@ writes (`figures/paper/` for the paper-scale run), with a provenance file beside
     python -m localbo.pipeline.gallery RUN_DIR figures/paper --config config/config.yaml [...]
 
 The provenance (`provenance.json`) says which commit the gallery was made at (`-dirty` when the
-tree had uncommitted changes; make it right after the run), the SHA-256 of the config
+tree had uncommitted changes; make it right after the run), or, with `--code`, the commit of the
+checkout the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256
+of the config
 files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
 (the `cpu_time` column Snakemake writes), so the README's cost table is read from it.
 
@@ -137,11 +139,14 @@ def same_software(a: dict[str, str] | None, b: dict[str, str] | None) -> bool:
     return key(a) == key(b)
 
 
-def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any]:
+def provenance(
+    run: Path, configs: dict[str, Path], repo: Path, code: Path | None = None
+) -> dict[str, Any]:
     """Commit, config hash, date, software and CPU-hours of the run in `run`; `configs` maps
-    each config file's recorded name to the file."""
+    each config file's recorded name to the file. The commit is that of `code`, the checkout
+    the run's code came from, by default `repo`."""
     commit = subprocess.run(  # "-dirty" when the tree had uncommitted changes
-        ["git", "-C", str(repo), "describe", "--always", "--dirty", "--abbrev=40"],
+        ["git", "-C", str(code or repo), "describe", "--always", "--dirty", "--abbrev=40"],
         capture_output=True,
         text=True,
         check=True,
@@ -161,7 +166,9 @@ def provenance(run: Path, configs: dict[str, Path], repo: Path) -> dict[str, Any
     }
 
 
-def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
+def make_gallery(
+    run: Path, out: Path, configs: list[Path], repo: Path, code: Path | None = None
+) -> list[Path]:
     """Copy the run's figures (PNG), tables (CSV) and config files to `out`, with
     provenance.json beside them.
 
@@ -183,7 +190,7 @@ def make_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[
         shutil.copyfile(config, target)
         copied.append(target)
         recorded[recorded_path(config, target, repo)] = config
-    save_json(out / "provenance.json", provenance(run, recorded, repo))
+    save_json(out / "provenance.json", provenance(run, recorded, repo, code))
     return copied
 
 
@@ -254,7 +261,9 @@ def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
     return {m: optimizer_class(m, sections.get(m, {}).get("module")).label for m in order}
 
 
-def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> list[Path]:
+def add_to_gallery(
+    run: Path, out: Path, configs: list[Path], repo: Path, code: Path | None = None
+) -> list[Path]:
     """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring).
 
     Everything is checked and the figure drawn before a file of the gallery changes. Part k's
@@ -281,7 +290,7 @@ def add_to_gallery(run: Path, out: Path, configs: list[Path], repo: Path) -> lis
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
     copies = [(c, out / f"config-part{len(parts) + 1}-{c.name}") for c in configs]
-    part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo)
+    part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo, code)
     if differences and all(same_software(p.get("software"), part["software"]) for p in parts):
         cell, gap = max(differences.items(), key=lambda item: item[1])
         raise ValueError(
@@ -322,11 +331,17 @@ def main() -> None:
     parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
     parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
     parser.add_argument(
+        "--code",
+        type=Path,
+        help="the checkout the run's jobs imported localbo from, if not --repo (a pinned "
+        "worktree): its commit is recorded; give its config/config.yaml as --config",
+    )
+    parser.add_argument(
         "--add", action="store_true", help="add the run's Fig. 1 runs to the gallery in OUT"
     )
     args = parser.parse_args()
     make = add_to_gallery if args.add else make_gallery
-    for path in make(args.run, args.out, args.config, args.repo):
+    for path in make(args.run, args.out, args.config, args.repo, args.code):
         print(path)
 
 
