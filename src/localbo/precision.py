@@ -14,10 +14,10 @@ O(n^2) per point, in a buffer with room for the run (like the factor's, `localbo
 
 P is as exact as the factor only while K is well conditioned: its rounding grows with
 1/lambda_min(K). GP-UCB's data at d = 10 keep lambda_min near 0.5 (P is kept through whole runs
-at d = 5 and 10); at d = 1 they cluster and K is near singular within a dozen points. So the GP checks P at every new point (`GP.append`):
-kappa - k^T P k must equal
-the factor's pivot to within `agrees_with_factor`'s rounding allowance, or P is dropped for the
-rest of the run (adding points never raises lambda_min) and the factor does the work again.
+at d = 5 and 10); at d = 1 they cluster and K is near singular within a dozen points. So the GP
+checks P at every new point (`GP.append`): kappa - k^T P k must equal the factor's pivot to
+within `agrees_with_factor`'s rounding allowance, or P is dropped for the rest of the run (adding
+points never raises lambda_min) and the factor does the work again.
 """
 
 from __future__ import annotations
