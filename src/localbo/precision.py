@@ -37,6 +37,11 @@ def agrees_with_factor(c_precision: float, c_factor: float, n: int, kappa: float
     return abs(c_precision - c_factor) <= AGREEMENT_ULPS * max(n, 1) * np.finfo(float).eps * kappa
 
 
+def _buffer(points: int) -> np.ndarray:
+    """A zeroed (points, points) Fortran-ordered buffer for P (at least 1 x 1)."""
+    return np.zeros((max(points, 1),) * 2, order="F")
+
+
 class Precision:
     """P = (K + sigma^2 I)^{-1} for the n points of a GP, in a (capacity, capacity) buffer of which
     the leading block's lower triangle holds P.
@@ -48,7 +53,7 @@ class Precision:
 
     def __init__(self, L: np.ndarray, capacity: int) -> None:
         self.n = n = L.shape[0]
-        self._P = np.zeros((max(capacity, n, 1),) * 2, order="F")
+        self._P = _buffer(max(capacity, n))
         inverse_factor = solve_lower(L, np.eye(n))  # L^{-1}
         self._P[:n, :n] = inverse_factor.T @ inverse_factor
 
@@ -74,7 +79,7 @@ class Precision:
     def grow(self, needed: int) -> None:
         """Move P into a buffer of at least `needed` (and twice the old) points."""
         P, n = self.P, self.n
-        self._P = np.zeros((max(needed, 2 * self._P.shape[0]),) * 2, order="F")
+        self._P = _buffer(max(needed, 2 * self._P.shape[0]))
         self._P[:n, :n] = P
 
     def packed(self) -> np.ndarray:
@@ -86,6 +91,6 @@ class Precision:
         """The P `packed` recorded, bit for bit, in a buffer of `capacity` points."""
         precision = cls.__new__(cls)
         precision.n = n
-        precision._P = np.zeros((max(capacity, n, 1),) * 2, order="F")
+        precision._P = _buffer(max(capacity, n))
         unpack_lower(packed, precision.P)
         return precision
