@@ -6,7 +6,7 @@ its runs keep their state and span sittings); today's runs of those paths are th
 reads the run directory's finished jobs of one (method, d, sigma), pairs each run's final value
 with the gallery's row of the same path, and prints and appends to --out the medians, the paired
 differences (positive: the run ends above the gallery) and the CPU seconds of each job (its
-`benchmarks/` TSV).
+`benchmarks/` TSV, with its earlier attempts: `job_cpu_seconds`).
 
     python bench/against_gallery.py /work/run_p21 --method gp_ucb --d 50 \\
         --label "refine_iterations 15"
@@ -40,7 +40,7 @@ def run_values(run: Path, method: str, d: int, sigma: float) -> dict[int, tuple[
     cell = f"d{d}_sigma{sigma}"
     for summary in sorted((run / "results/fig1/runs" / method).glob(f"{cell}_chunk*.json")):
         runs = json.loads(summary.read_text())
-        cpu = job_cpu_seconds(run / "benchmarks/fig1_run" / method / f"{summary.stem}.tsv")
+        cpu = job_cpu_seconds(run, run / "benchmarks/fig1_run" / method / f"{summary.stem}.tsv")
         for result in runs:
             found[int(result["path"])] = (float(result["value"]), cpu / len(runs))
     return found

@@ -9,8 +9,8 @@ The noise-free value and gradient are available for reporting only (`true_value`
 sees.
 
 Every optimizer returns an `OptimizationResult`: the returned point, the true f there, the
-evaluations used, the wall time and a `Trace` of (evaluations, iterate, true f, true gradient
-norm) that the convergence figures reuse.
+evaluations used, the wall and CPU time and a `Trace` of (evaluations, iterate, true f, true
+gradient norm) that the convergence figures reuse.
 
 References:
     The paper, section 3 (Fig. 1 protocol: budget 5000, true value at the returned point).
@@ -31,6 +31,15 @@ from localbo.sample_paths import FourierSamplePath
 log = logging.getLogger(__name__)
 # evaluations between two progress lines of a slow method's run (`Trace.progress_every`)
 PROGRESS_EVERY = 250
+# the summary keys that measure time, which identical runs do not reproduce (tables and tests of
+# equal runs leave them out): a run's wall and CPU seconds, and the part of its CPU seconds spent
+# in earlier attempts of its pipeline job (`localbo.pipeline.fig1_job.run_chunk`)
+TIMES = frozenset({"seconds", "cpu_seconds", "cpu_seconds_before"})
+
+
+def without_times(summary: dict[str, Any]) -> dict[str, Any]:
+    """`summary` without its `TIMES`."""
+    return {key: value for key, value in summary.items() if key not in TIMES}
 
 
 class BudgetExhausted(RuntimeError):
@@ -192,7 +201,9 @@ class Trace:
 
     With `progress_every`, a record that passes a multiple of it also logs the evaluations, that
     f and the seconds since the trace began (the slow methods' long runs are not silent until
-    they end); nothing of it enters the trace.
+    they end); nothing of it enters the trace. The wall and CPU seconds since the trace began go on
+    across a checkpoint (`state`, `from_state`): a run taken up from one counts its earlier
+    sittings too (not the work a killed sitting did after its last state).
     """
 
     evaluations: list[int] = field(default_factory=list)
@@ -202,6 +213,7 @@ class Trace:
     extras: dict[str, list[Any]] = field(default_factory=dict)
     progress_every: int | None = field(default=None, compare=False)
     started: float = field(default_factory=time.perf_counter, compare=False, repr=False)
+    cpu_started: float = field(default_factory=time.process_time, compare=False, repr=False)
 
     def record(self, objective: NoisyObjective, x: np.ndarray, **extras: Any) -> None:
         """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f, and the
@@ -217,21 +229,25 @@ class Trace:
         every = self.progress_every
         if every and objective.used // every > before // every:
             log.info(
-                "%d evaluations, f = %.4f at the current point, %.1f s",
+                "%d evaluations, f = %.4f at the current point, %.1f s (CPU %.1f s)",
                 objective.used,
                 value[0],
                 time.perf_counter() - self.started,
+                time.process_time() - self.cpu_started,
             )
 
     def state(self) -> dict[str, np.ndarray]:
-        """`arrays` with names prefixed trace_, and the seconds since the trace began (a
-        checkpoint of a long run)."""
-        elapsed = np.array(time.perf_counter() - self.started)
-        return {"trace_seconds": elapsed, **{f"trace_{k}": v for k, v in self.arrays().items()}}
+        """`arrays` with names prefixed trace_, and the wall and CPU seconds since the trace
+        began (a checkpoint of a long run)."""
+        return {
+            "trace_seconds": np.array(time.perf_counter() - self.started),
+            "trace_cpu_seconds": np.array(time.process_time() - self.cpu_started),
+            **{f"trace_{k}": v for k, v in self.arrays().items()},
+        }
 
     @classmethod
     def from_state(cls, state: dict[str, np.ndarray], progress_every: int | None = None) -> Trace:
-        """The trace `state` recorded; its seconds go on from the recorded ones."""
+        """The trace `state` recorded; its wall and CPU seconds go on from the recorded ones."""
         fields = {k.removeprefix("trace_"): v for k, v in state.items() if k.startswith("trace_")}
         trace = cls(
             evaluations=[int(e) for e in fields.pop("evaluations")],
@@ -240,6 +256,7 @@ class Trace:
             gradient_norms=[float(g) for g in fields.pop("gradient_norms")],
             progress_every=progress_every,
             started=time.perf_counter() - float(fields.pop("seconds")),
+            cpu_started=time.process_time() - float(fields.pop("cpu_seconds")),
         )
         trace.extras = {name: list(rows) for name, rows in fields.items()}
         return trace
@@ -266,7 +283,8 @@ class OptimizationResult:
         value: true (noise-free) f(x).
         gradient_norm: true ||grad f(x)||.
         evaluations: evaluations used (never above the budget).
-        seconds: wall time.
+        seconds: wall time. cpu_seconds: CPU time of this process, all its threads (both go on
+            across a checkpoint, `Trace.from_state`).
         trace: the run's `Trace`.
         info: method-specific scalars (iterations, stop reason, ...).
         observations: (X (n, d), y (n,)) every evaluated point and its observation, for the
@@ -279,6 +297,7 @@ class OptimizationResult:
     gradient_norm: float
     evaluations: int
     seconds: float
+    cpu_seconds: float
     trace: Trace
     info: dict[str, float | int | str] = field(default_factory=dict)
     observations: tuple[np.ndarray, np.ndarray] | None = None
@@ -291,6 +310,7 @@ class OptimizationResult:
             "gradient_norm": self.gradient_norm,
             "evaluations": self.evaluations,
             "seconds": self.seconds,
+            "cpu_seconds": self.cpu_seconds,
             **self.info,
         }
 
@@ -302,7 +322,7 @@ def finish(
     **info: float | int | str,
 ) -> OptimizationResult:
     """Build the result for returned point x: true f and gradient norm, evaluations, and the
-    seconds since the trace began (a method makes its trace first)."""
+    wall and CPU seconds since the trace began (a method makes its trace first)."""
     value, grad = objective.path.value_and_gradient(x[None, :])
     return OptimizationResult(
         x=np.array(x, dtype=float),
@@ -310,6 +330,7 @@ def finish(
         gradient_norm=float(np.linalg.norm(grad[0])),
         evaluations=objective.used,
         seconds=time.perf_counter() - trace.started,
+        cpu_seconds=time.process_time() - trace.cpu_started,
         trace=trace,
         info=dict(info),
     )

@@ -12,7 +12,7 @@ from localbo.checkpoint import Checkpoint, generator_state, restore_generator
 from localbo.gp import GP
 from localbo.gp_ucb import GPUCBSettings, gp_ucb
 from localbo.kernels import RBF
-from localbo.objective import Box, NoisyObjective, Trace
+from localbo.objective import Box, NoisyObjective, Trace, without_times
 from localbo.pipeline.finished_runs import FinishedRuns
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
@@ -56,7 +56,7 @@ def run(sigma, checkpoint=None, budget=40, d=2, seed=31):
 
 
 def assert_same_run(a, b):
-    assert a.summary() | {"seconds": 0} == b.summary() | {"seconds": 0}
+    assert without_times(a.summary()) == without_times(b.summary())
     np.testing.assert_array_equal(a.x, b.x)
     for name, array in a.trace.arrays().items():
         np.testing.assert_array_equal(b.trace.arrays()[name], array, err_msg=name)
@@ -126,10 +126,14 @@ def test_a_trace_and_the_streams_come_back_from_their_state():
         trace.record(objective, np.array(x), tr_length=0.8)
     state = trace.state()
     assert 0 <= float(state["trace_seconds"]) < 60
-    copy = Trace.from_state({**state, "trace_seconds": np.array(100.0)})
+    assert 0 <= float(state["trace_cpu_seconds"]) < 60
+    copy = Trace.from_state(
+        {**state, "trace_seconds": np.array(100.0), "trace_cpu_seconds": np.array(1000.0)}
+    )
     for name, array in trace.arrays().items():
         np.testing.assert_array_equal(copy.arrays()[name], array, err_msg=name)
     assert 100 <= time.perf_counter() - copy.started < 160  # its seconds go on from the state's
+    assert 1000 <= time.process_time() - copy.cpu_started < 1060  # and so does its CPU
 
     again = NoisyObjective(path, 0.2, 10, rng_for(33, "other noise"))
     again.restore(objective.state())
@@ -171,7 +175,10 @@ def test_a_killed_gp_ucb_job_takes_up_its_run_where_its_checkpoint_left_it(
         resumed = fig1_job.run_chunk("gp_ucb", 2, 0.0, params, files, finished, LOG)
     assert "taken up from a checkpoint at 21 evaluations" in caplog.text
     assert [p.name for p in finished.directory.iterdir()] == ["p0.npz"]  # the state is gone
-    assert [s | {"seconds": 0} for s in resumed[0]] == [s | {"seconds": 0} for s in whole[0]]
+    assert [without_times(s) for s in resumed[0]] == [without_times(s) for s in whole[0]]
+    # the CPU of the killed attempt up to its state counts in the run's, not in this attempt's
+    assert 0 < resumed[0][0]["cpu_seconds_before"] < resumed[0][0]["cpu_seconds"]
+    assert whole[0][0]["cpu_seconds_before"] == 0
     for name, array in whole[1].items():
         np.testing.assert_array_equal(resumed[1][name], array, err_msg=name)
 

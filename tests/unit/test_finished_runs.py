@@ -9,6 +9,7 @@ import pytest
 import localbo.pipeline.fig1_job as fig1_job
 import localbo.pipeline.finished_runs as finished_runs
 from localbo.io import load_npz
+from localbo.objective import without_times
 from localbo.pipeline.finished_runs import SUMMARY, FinishedRuns, fingerprint
 
 LOG = logging.getLogger("test")
@@ -29,10 +30,6 @@ def counting_runs(monkeypatch, fail_at: int | None = None) -> list[int]:
     return made
 
 
-def without_seconds(summaries):
-    return [{k: v for k, v in s.items() if k != "seconds"} for s in summaries]
-
-
 def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
     job, tmp_path, monkeypatch
 ):
@@ -45,15 +42,14 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
         fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert sorted(p.name for p in finished.directory.iterdir()) == ["p0.npz", "p1.npz"]
 
-    kept_seconds = [
-        json.loads(str(load_npz(finished.directory / f"p{i}.npz")[SUMMARY]))["seconds"]
-        for i in (0, 1)
-    ]
+    kept = [json.loads(str(load_npz(finished.directory / f"p{i}.npz")[SUMMARY])) for i in (0, 1)]
     made = counting_runs(monkeypatch)
     resumed = fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 1  # path 2 only
-    assert without_seconds(resumed[0]) == without_seconds(whole[0])
-    assert [s["seconds"] for s in resumed[0][:2]] == kept_seconds  # the killed attempt's
+    assert list(map(without_times, resumed[0])) == list(map(without_times, whole[0]))
+    assert [s["seconds"] for s in resumed[0][:2]] == [s["seconds"] for s in kept]  # the killed
+    # attempt's times; its CPU counts as spent before this attempt, which ran path 2 only
+    assert [s["cpu_seconds_before"] for s in resumed[0]] == [s["cpu_seconds"] for s in kept] + [0]
     assert list(resumed[1]) == list(whole[1])  # the same keys in the same order
     assert "p0_tr_center" in resumed[1]  # a method's own trace fields come back too
     for name, array in whole[1].items():
@@ -102,7 +98,7 @@ def test_an_unreadable_kept_run_is_run_again(job, tmp_path, monkeypatch):
     made = counting_runs(monkeypatch)
     again = fig1_job.run_chunk("turbo", 2, 0.0, params, files, finished, LOG)
     assert len(made) == 2
-    assert without_seconds(again[0]) == without_seconds(whole[0])
+    assert list(map(without_times, again[0])) == list(map(without_times, whole[0]))
 
 
 def test_a_kept_run_is_found_by_its_fingerprint_only(tmp_path):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import logging
+import time
 from typing import Any
 
 import numpy as np
@@ -66,8 +67,10 @@ def run_chunk(
         finished: where runs are kept. log: gets one line per run.
 
     Returns:
-        One summary per run (`OptimizationResult.summary` with method, d, sigma and path), and
-        every run's arrays under keys p<i>_<field>: its trace (`Trace.arrays`) and its final x
+        One summary per run (`OptimizationResult.summary` with method, d, sigma and path, and
+        `cpu_seconds_before`: the CPU seconds of the run spent before this call, by earlier
+        attempts of the job, which its benchmark file, of this attempt only, does not count),
+        and every run's arrays under keys p<i>_<field>: its trace (`Trace.arrays`) and its final x
         (d,).
     """
     kernel = make_kernel(params["kernel"], params["lengthscale"], params["outputscale"])
@@ -82,6 +85,7 @@ def run_chunk(
         kept = finished.get(run, key)
         if kept is None:
             noise_rng, rng = run_streams(params["seed"], method, d, sigma, i)
+            cpu_started = time.process_time()
             result = run_on_path(
                 optimizer,
                 FourierSamplePath.load(path_file),
@@ -96,12 +100,15 @@ def run_chunk(
             summary = {"method": method, "d": d, "sigma": sigma, "path": i, **result.summary()}
             arrays = {**result.trace.arrays(), "x": result.x}
             finished.put(run, key, summary, arrays)
+            before = max(result.cpu_seconds - (time.process_time() - cpu_started), 0.0)
         else:
             summary, arrays = kept
-        summaries.append(summary)
+            before = summary["cpu_seconds"]
+        summaries.append({**summary, "cpu_seconds_before": before})
         traces.update({f"{run}_{name}": value for name, value in arrays.items()})
         log.info(
-            "%s d=%d sigma=%g path %d: f = %.4f, |grad f| = %.2e, %d evaluations, %.1f s%s",
+            "%s d=%d sigma=%g path %d: f = %.4f, |grad f| = %.2e, %d evaluations, %.1f s "
+            "(CPU %.1f s)%s",
             method,
             d,
             sigma,
@@ -110,6 +117,7 @@ def run_chunk(
             summary["gradient_norm"],
             summary["evaluations"],
             summary["seconds"],
+            summary["cpu_seconds"],
             "" if kept is None else " (kept from an earlier attempt of this job)",
         )
     return summaries, traces

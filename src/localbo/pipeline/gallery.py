@@ -8,7 +8,9 @@ tree had uncommitted changes; make it right after the run), or, with `--code`, t
 checkout the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256
 of the config
 files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
-(the `cpu_time` column Snakemake writes), so the README's cost table is read from it.
+(the `cpu_time` column Snakemake writes; for a Fig. 1 job taken up from its runs' checkpoints,
+which the file measures in its last attempt only, plus the CPU its runs record from the earlier
+ones), so the README's cost table is read from it.
 
 A paper-scale Fig. 1 is run in parts, a few (method, d) cells at a time, each in a run directory
 of its own (a directory does not outlive a machine). With `--add`, a part's runs join the Fig. 1
@@ -53,6 +55,10 @@ from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.plotting import save_figure
 
+# the rule whose jobs take runs up from checkpoints, and where it writes its summaries (as
+# workflow/rules/fig1.smk names them: benchmarks/fig1_run/M/J.tsv is the job of
+# results/fig1/runs/M/J.json)
+RESUMED_RULE, RESUMED_SUMMARIES = "fig1_run", Path("results/fig1/runs")
 # a rule is defined in one workflow/rules/<figure>.smk file; its CPU-hours count for that figure
 RULE_DEFINITION = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+))", re.MULTILINE)
 
@@ -66,21 +72,32 @@ def figure_of_rule(rules_dir: Path) -> dict[str, str]:
     }
 
 
-def job_cpu_seconds(tsv: Path) -> float:
-    """CPU seconds of one job from its Snakemake benchmark TSV (its `cpu_time` rows; NA, which
-    Snakemake writes when it could not measure, counts nothing)."""
+def job_cpu_seconds(run: Path, tsv: Path) -> float:
+    """CPU seconds of one job of the run directory `run`, from its Snakemake benchmark TSV
+    under run/benchmarks (its `cpu_time` rows; NA, which Snakemake writes when it could not
+    measure, counts nothing). A Fig. 1 run job's TSV measures its last attempt only, so the CPU
+    its runs spent in earlier attempts (each run's `cpu_seconds_before` in the job's summary
+    file; none in summaries made before it was recorded) is added."""
     with open(tsv) as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
-    return sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
+    seconds = sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
+    job = tsv.relative_to(run / "benchmarks")
+    if job.parts[0] == RESUMED_RULE:
+        summary = run / RESUMED_SUMMARIES / job.relative_to(RESUMED_RULE).with_suffix(".json")
+        if summary.exists():
+            seconds += sum(r.get("cpu_seconds_before", 0.0) for r in load_json(summary))
+    return seconds
 
 
-def cpu_hours(benchmarks: Path) -> dict[str, dict[str, float]]:
-    """CPU-hours and job count per rule from a run's benchmarks/ tree (one TSV per job)."""
+def cpu_hours(run: Path) -> dict[str, dict[str, float]]:
+    """CPU-hours (`job_cpu_seconds`) and job count per rule from the run directory's
+    benchmarks/ tree (one TSV per job)."""
+    benchmarks = run / "benchmarks"
     totals: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_hours": 0.0, "jobs": 0})
     for tsv in sorted(benchmarks.rglob("*.tsv")):
         relative = tsv.relative_to(benchmarks)
         rule = relative.parts[0] if len(relative.parts) > 1 else tsv.stem
-        totals[rule]["cpu_hours"] += job_cpu_seconds(tsv) / 3600.0
+        totals[rule]["cpu_hours"] += job_cpu_seconds(run, tsv) / 3600.0
         totals[rule]["jobs"] += 1
     return dict(totals)
 
@@ -154,7 +171,7 @@ def provenance(
     digest = hashlib.sha256()
     for config in configs.values():
         digest.update(config.read_bytes())
-    rules = cpu_hours(run / "benchmarks")
+    rules = cpu_hours(run)
     return {
         "commit": commit,
         "configs": list(configs),
