@@ -5,8 +5,8 @@ from pathlib import Path
 import pytest
 
 from localbo.io import save_csv
-from localbo.pipeline.settings import load_settings
-from localbo.pipeline.still_to_run import main, merged_config, missing_runs, ranges, report
+from localbo.pipeline.settings import load_settings, merged_config
+from localbo.pipeline.still_to_run import main, missing_runs, ranges, report
 
 REPO = Path(__file__).resolve().parents[2]
 OVERRIDE = """

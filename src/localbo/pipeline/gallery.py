@@ -46,13 +46,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 import scipy
-import yaml
 from threadpoolctl import threadpool_info
 
 from localbo.io import atomic_path, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
+from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
 
 # the rule whose jobs take runs up from checkpoints, and where it writes its summaries (as
@@ -267,15 +267,12 @@ def merge_runs(
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
     """Each method's label in panel order: that of fig1.methods in the config files (the order
     of config/config.yaml, which every part shares; later files may add methods, and a section
-    merges key by key as Snakemake merges configs), then any other method of the table by name.
+    merges key by key as Snakemake merges configs: `merged_config`), then any other method of the
+    table by name.
     """
-    sections: dict[str, dict[str, Any]] = {}
-    for config in configs:
-        loaded = yaml.safe_load(config.read_text()) or {}
-        for name, section in ((loaded.get("fig1") or {}).get("methods") or {}).items():
-            sections.setdefault(name, {}).update(section or {})
+    sections = (merged_config(configs).get("fig1") or {}).get("methods") or {}
     order = [m for m in sections if m in methods] + sorted(methods - set(sections))
-    return {m: optimizer_class(m, sections.get(m, {}).get("module")).label for m in order}
+    return {m: optimizer_class(m, (sections.get(m) or {}).get("module")).label for m in order}
 
 
 def add_to_gallery(

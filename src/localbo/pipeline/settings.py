@@ -9,7 +9,11 @@ to `SECTIONS`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import yaml
+from snakemake.utils import update_config
 
 from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
 from localbo.pipeline.fig2 import Fig2Jobs, Fig2Settings
@@ -70,6 +74,15 @@ class PipelineSettings:
 
     def gradient_estimation_jobs(self) -> GradientEstimationJobs:
         return GradientEstimationJobs(self.seed, self.gradient_estimation)
+
+
+def merged_config(configs: list[Path]) -> dict[str, Any]:
+    """The config mapping of YAML files as Snakemake merges them: each file key by key over the
+    ones before it (a section's new keys come after its earlier ones)."""
+    config: dict[str, Any] = {}
+    for path in configs:
+        update_config(config, yaml.safe_load(path.read_text()) or {})
+    return config
 
 
 def load_settings(config: dict[str, Any]) -> PipelineSettings:

@@ -14,22 +14,11 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-import yaml
-from snakemake.utils import update_config
-
 from localbo.io import load_csv
 from localbo.pipeline.gallery import gallery_name
-from localbo.pipeline.settings import PipelineSettings, load_settings
+from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma
-
-
-def merged_config(configs: list[Path]) -> dict:
-    """The config mapping of the files, each merged key by key over the ones before it."""
-    config: dict = {}
-    for path in configs:
-        update_config(config, yaml.safe_load(path.read_text()) or {})
-    return config
 
 
 def missing_runs(settings: PipelineSettings, rows: list[dict[str, str]]) -> dict[Cell, list[int]]:
