@@ -6,9 +6,9 @@ The config files merge as Snakemake merges them (later files key by key over ear
 each cell (method, d, sigma) that misses runs, one line: how many of the config's paths the
 gallery's table holds, the missing paths as ranges, and their CPU-hours by the method's cost
 model (`Optimizer.cost`, the model the rules' `runtime` comes from); then the total. What is
-left of a paper-scale Fig. 1 is read from here, not counted by hand. A row is a run of its
-(method, d, sigma, path) whatever its settings were: the gallery checks those when a part is
-added, and its provenance lists each part's configs.
+left of a paper-scale Fig. 1 is read from here, not counted by hand. A row counts as the run of
+its (method, d, sigma, path) whatever settings it ran with; the gallery's provenance lists each
+part's configs.
 """
 
 from __future__ import annotations
