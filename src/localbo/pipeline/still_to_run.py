@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 
 from localbo.io import load_csv
-from localbo.pipeline.gallery import gallery_name
+from localbo.pipeline.gallery import RUN_TABLE, gallery_name
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
     args = parser.parse_args()
     settings = load_settings(merged_config(args.config))
-    rows = load_csv(args.gallery / gallery_name(Path("results/fig1/local_solutions.csv")))
+    rows = load_csv(args.gallery / gallery_name(RUN_TABLE))
     print("\n".join(report(settings, missing_runs(settings, rows))))
 
 
