@@ -4,6 +4,8 @@ Top row: box plots of the true f at local BO's returned point against d, one pan
 level. Bottom row: the grid size n whose expected minimum reaches the sigma = 0 median v
 (Remark 1, log10 n = v^2 / (2 ln 10)), then one box-plot panel per other method (its first noise
 level), in the order of `labels`. For the paper's three methods this is the paper's layout.
+A box drawn from fewer runs than the table's fullest (method, d, sigma) cell is marked with its
+count: a gallery that grows by parts has cells that hold only some of their paths so far.
 
 Used by the `fig1_plot` rule and by a gallery that grows by parts (`localbo.pipeline.gallery
 --add`), which redraws the figure from its merged table.
@@ -38,6 +40,7 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
     ncols = max(3, len(sigmas), bottom)
     fig, axes = plt.subplots(2, ncols, figsize=(3.2 * ncols, 6.4), squeeze=False)
     color = sns.color_palette()[0]
+    full = int(runs.groupby(["method", "d", "sigma"]).size().max())
     for ax in axes.ravel():
         ax.set_visible(False)
 
@@ -47,6 +50,20 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
             data=data, x="d", y="value", order=dims, ax=ax, color=color, fliersize=2, linewidth=0.8
         )
         ax.set_title(title)
+        counts = data.groupby("d").size()
+        for i, d in enumerate(dims):
+            count = int(counts.get(d, 0))
+            if 0 < count < full:  # a cell run on some of its paths so far
+                ax.annotate(
+                    f"{count} path{'s' * (count > 1)}",
+                    (i, 1.0),
+                    xycoords=("data", "axes fraction"),
+                    xytext=(0, -3),
+                    textcoords="offset points",
+                    ha="center",
+                    va="top",
+                    fontsize="x-small",
+                )
         log.info("panel: %s", title)
         ax.set_xlabel("$d$")
         ax.set_ylabel("$f$ at the returned point")
