@@ -211,3 +211,41 @@ def test_panels_follow_the_configs_then_the_table():
     labels = method_labels([REPO / "config" / "config.yaml"], {"mpd", "local_bo", "gp_ucb"})
     assert list(labels) == ["local_bo", "gp_ucb", "mpd"]
     assert labels["gp_ucb"] == "GP-UCB"
+
+
+def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
+    local = [("local_bo", 1, i, -0.1 * i) for i in range(2)]
+    first = fig1_run(
+        tmp_path / "first", [*local, ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)], 7200.0
+    )
+    (first / "figures").mkdir()
+    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
+    gallery = tmp_path / "gallery"
+    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+    # GP-UCB on path 0 again at other settings, and on a new path; local BO reproduced
+    rerun = [*local, ("gp_ucb", 10, 0, -4.7), ("gp_ucb", 10, 2, -4.0)]
+    second = fig1_run(tmp_path / "second", rerun, 3600.0)
+    configs = [REPO / "config" / "config.yaml"]
+    with pytest.raises(ValueError, match=r"largest: gp_ucb d=10 sigma=0\.0, value by 0\.8"):
+        add_to_gallery(second, gallery, configs, REPO)
+    changed = fig1_run(
+        tmp_path / "changed", [("local_bo", 1, 0, -2.0), ("gp_ucb", 10, 3, -4.0)], 1.0
+    )
+    with pytest.raises(ValueError, match="largest: local_bo"):  # only the named methods
+        add_to_gallery(changed, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+    add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+    values = {
+        (r["method"], int(r["path"])): float(r["value"])
+        for r in load_csv(gallery / "fig1-local_solutions.csv")
+    }
+    assert values == {
+        ("gp_ucb", 0): -4.7,
+        ("gp_ucb", 1): -4.1,
+        ("gp_ucb", 2): -4.0,
+        ("local_bo", 0): 0.0,
+        ("local_bo", 1): -0.1,
+    }
+    last = load_json(gallery / "provenance.json")["parts"][-1]
+    assert (last["runs_added"], last["runs_superseded"], last["runs_reproduced"]) == (2, 1, 2)
+    # every part's CPU counts, the replaced run's included
+    assert load_json(gallery / "provenance.json")["cpu_hours_per_figure"]["fig1"] == 3.0

@@ -26,6 +26,12 @@ round differently, and a BFGS run may amplify that), so the part records how man
 reproduced to the character and, for the others, the largest difference of the value per cell.
 The provenance lists the parts, each as a gallery's provenance above plus those counts, under
 "parts", with the CPU-hours per figure summed over them beside.
+
+When a method's default settings change, its runs in the gallery are no longer the config's.
+`--supersede METHOD` lets a part run at the new settings replace them: the part's runs of METHOD
+take the place of the gallery's runs of the same (d, sigma, path), and the part records how many
+it replaced (`runs_superseded`). The CPU-hours stay those every part spent, the replaced runs'
+included.
 """
 
 from __future__ import annotations
@@ -276,9 +282,15 @@ def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
 
 
 def add_to_gallery(
-    run: Path, out: Path, configs: list[Path], repo: Path, code: Path | None = None
+    run: Path,
+    out: Path,
+    configs: list[Path],
+    repo: Path,
+    code: Path | None = None,
+    supersede: frozenset[str] = frozenset(),
 ) -> list[Path]:
-    """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring).
+    """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring); the
+    part's runs of the `supersede` methods replace the gallery's of the same (d, sigma, path).
 
     Everything is checked and the figure drawn before a file of the gallery changes. Part k's
     config files are copied as config-part<k>-<name> (two parts may both have a part.yaml).
@@ -298,8 +310,10 @@ def add_to_gallery(
     if not (table.exists() and (out / "provenance.json").exists()):
         raise ValueError(f"{out} has no Fig. 1 gallery to add to: make it without --add")
     held, new = load_csv(table), load_csv(run / RUN_TABLE)
-    rows, columns, reproduced, differences = merge_runs(held, new)
-    if len(rows) == len(held):
+    replaced = {table_order(row) for row in new if row["method"] in supersede}
+    kept = [row for row in held if table_order(row) not in replaced]
+    rows, columns, reproduced, differences = merge_runs(kept, new)
+    if len(rows) == len(held) and len(kept) == len(held):
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
@@ -313,9 +327,10 @@ def add_to_gallery(
             f"itself"
         )
     part.update(
-        runs_added=len(rows) - len(held),
+        runs_added=len(rows) - len(kept),
+        runs_superseded=len(held) - len(kept),
         runs_reproduced=reproduced,
-        runs_differing=len(new) - (len(rows) - len(held)) - reproduced,
+        runs_differing=len(new) - (len(rows) - len(kept)) - reproduced,
         largest_value_difference=differences,
     )
     parts = [*parts, part]
@@ -353,9 +368,24 @@ def main() -> None:
     parser.add_argument(
         "--add", action="store_true", help="add the run's Fig. 1 runs to the gallery in OUT"
     )
+    parser.add_argument(
+        "--supersede",
+        nargs="+",
+        default=[],
+        metavar="METHOD",
+        help="with --add: the run's runs of these methods replace the gallery's of the same "
+        "(d, sigma, path), as after a change of the method's default settings",
+    )
     args = parser.parse_args()
-    make = add_to_gallery if args.add else make_gallery
-    for path in make(args.run, args.out, args.config, args.repo, args.code):
+    if args.supersede and not args.add:
+        parser.error("--supersede replaces runs of a gallery that grows by parts: give --add")
+    if args.add:
+        written = add_to_gallery(
+            args.run, args.out, args.config, args.repo, args.code, frozenset(args.supersede)
+        )
+    else:
+        written = make_gallery(args.run, args.out, args.config, args.repo, args.code)
+    for path in written:
         print(path)
 
 
