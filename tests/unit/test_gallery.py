@@ -14,6 +14,9 @@ from localbo.pipeline.gallery import (
     same_software,
     software,
 )
+from localbo.pipeline.gallery import (
+    main as gallery_main,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -222,8 +225,9 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     gallery = tmp_path / "gallery"
     make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
-    # GP-UCB on path 0 again at other settings, and on a new path; local BO reproduced
-    rerun = [*local, ("gp_ucb", 10, 0, -4.7), ("gp_ucb", 10, 2, -4.0)]
+    # GP-UCB on path 0 again at other settings, path 1 the same, and a new path; local BO
+    # reproduced
+    rerun = [*local, ("gp_ucb", 10, 0, -4.7), ("gp_ucb", 10, 1, -4.1), ("gp_ucb", 10, 2, -4.0)]
     second = fig1_run(tmp_path / "second", rerun, 3600.0)
     configs = [REPO / "config" / "config.yaml"]
     with pytest.raises(ValueError, match=r"largest: gp_ucb d=10 sigma=0\.0, value by 0\.8"):
@@ -233,6 +237,8 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     )
     with pytest.raises(ValueError, match="largest: local_bo"):  # only the named methods
         add_to_gallery(changed, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+    with pytest.raises(ValueError, match="no runs of gp-ucb"):  # a misspelt method
+        add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp-ucb"}))
     add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
     values = {
         (r["method"], int(r["path"])): float(r["value"])
@@ -245,7 +251,20 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
         ("local_bo", 0): 0.0,
         ("local_bo", 1): -0.1,
     }
-    last = load_json(gallery / "provenance.json")["parts"][-1]
-    assert (last["runs_added"], last["runs_superseded"], last["runs_reproduced"]) == (2, 1, 2)
+    provenance = load_json(gallery / "provenance.json")
+    last = provenance["parts"][-1]
+    counts = ("runs_added", "runs_superseded", "runs_reproduced", "runs_differing")
+    assert [last[count] for count in counts] == [1, 1, 3, 0]
+    assert sum(part["runs_added"] for part in provenance["parts"]) == len(values)
     # every part's CPU counts, the replaced run's included
-    assert load_json(gallery / "provenance.json")["cpu_hours_per_figure"]["fig1"] == 3.0
+    assert provenance["cpu_hours_per_figure"]["fig1"] == 3.0
+    with pytest.raises(ValueError, match="adds no run"):  # the same part again changes nothing
+        add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+
+
+def test_the_command_supersedes_only_when_adding(tmp_path, monkeypatch, capsys):
+    args = ["gallery", str(tmp_path), str(tmp_path / "g"), "--config", "c.yaml"]
+    monkeypatch.setattr("sys.argv", [*args, "--supersede", "gp_ucb"])
+    with pytest.raises(SystemExit):
+        gallery_main()
+    assert "give --add" in capsys.readouterr().err

@@ -28,10 +28,11 @@ def panel_texts(fig: plt.Figure, title: str) -> list[str]:
 
 
 def test_a_box_of_some_paths_is_marked_with_its_count() -> None:
-    fig = local_solutions_figure(table({1: 4, 5: 1}), LABELS)
-    assert panel_texts(fig, "GP-UCB") == ["1 path"]
-    assert panel_texts(fig, "local BO") == []
-    plt.close(fig)
+    for paths, mark in ((1, "1 path"), (3, "3 paths")):
+        fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS)
+        assert panel_texts(fig, "GP-UCB") == [mark]
+        assert panel_texts(fig, "local BO") == []  # its cells are full
+        plt.close(fig)
 
 
 def test_a_complete_table_marks_nothing() -> None:

@@ -29,9 +29,10 @@ The provenance lists the parts, each as a gallery's provenance above plus those 
 
 When a method's default settings change, its runs in the gallery are no longer the config's.
 `--supersede METHOD` lets a part run at the new settings replace them: the part's runs of METHOD
-take the place of the gallery's runs of the same (d, sigma, path), and the part records how many
-it replaced (`runs_superseded`). The CPU-hours stay those every part spent, the replaced runs'
-included.
+take the place of the gallery's runs of the same (d, sigma, path) where they differ, and the
+part records how many it replaced (`runs_superseded`; `runs_added` counts new runs only, so the
+parts' runs_added sum to the table's rows). The CPU-hours stay those every part spent, the
+replaced runs' included.
 """
 
 from __future__ import annotations
@@ -230,18 +231,19 @@ RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
 
 
 def merge_runs(
-    held: list[dict[str, str]], new: list[dict[str, str]]
-) -> tuple[list[dict[str, str]], list[str], int, dict[str, float]]:
+    held: list[dict[str, str]], new: list[dict[str, str]], supersede: frozenset[str] = frozenset()
+) -> tuple[list[dict[str, str]], list[str], int, int, dict[str, float]]:
     """Fig. 1's table of the runs of both (CSV rows), in table order; a run both hold keeps the
-    gallery's row.
+    gallery's row, unless its method is in `supersede` and the rows differ: then `new`'s.
 
     A column only one table has is empty in the other's rows (a method that reports a new
     scalar).
 
     Returns:
         The rows, the columns (the common ones, then the others in name order), how many of
-        `new` the gallery held to the character, and for the others the largest |difference|
-        of `value` per "method d=.. sigma=.." (inf where `value` is not a number).
+        `new` the gallery held to the character, how many replaced a different row (`supersede`),
+        and for the others the largest |difference| of `value` per "method d=.. sigma=.." (inf
+        where `value` is not a number).
 
     Raises:
         ValueError: `new` holds a run twice.
@@ -249,7 +251,7 @@ def merge_runs(
     columns = {c for row in held + new for c in row}
     columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
     rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
-    seen, reproduced, differences = set(), 0, {}
+    seen, reproduced, superseded, differences = set(), 0, 0, {}
     for row in new:
         row = {c: row.get(c, "") for c in columns}
         key = table_order(row)
@@ -260,6 +262,9 @@ def merge_runs(
             rows[key] = row
         elif rows[key] == row:
             reproduced += 1
+        elif row["method"] in supersede:
+            rows[key] = row
+            superseded += 1
         else:
             cell = f"{row['method']} d={row['d']} sigma={row['sigma']}"
             try:
@@ -267,7 +272,7 @@ def merge_runs(
             except ValueError:
                 gap = math.inf
             differences[cell] = max(differences.get(cell, 0.0), gap)
-    return [rows[key] for key in sorted(rows)], columns, reproduced, differences
+    return [rows[key] for key in sorted(rows)], columns, reproduced, superseded, differences
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
@@ -310,10 +315,11 @@ def add_to_gallery(
     if not (table.exists() and (out / "provenance.json").exists()):
         raise ValueError(f"{out} has no Fig. 1 gallery to add to: make it without --add")
     held, new = load_csv(table), load_csv(run / RUN_TABLE)
-    replaced = {table_order(row) for row in new if row["method"] in supersede}
-    kept = [row for row in held if table_order(row) not in replaced]
-    rows, columns, reproduced, differences = merge_runs(kept, new)
-    if len(rows) == len(held) and len(kept) == len(held):
+    absent = sorted(supersede - {row["method"] for row in new})
+    if absent:
+        raise ValueError(f"{run} has no runs of {', '.join(absent)} to supersede the gallery's")
+    rows, columns, reproduced, superseded, differences = merge_runs(held, new, supersede)
+    if len(rows) == len(held) and not superseded:
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
@@ -327,10 +333,10 @@ def add_to_gallery(
             f"itself"
         )
     part.update(
-        runs_added=len(rows) - len(kept),
-        runs_superseded=len(held) - len(kept),
+        runs_added=len(rows) - len(held),
+        runs_superseded=superseded,
         runs_reproduced=reproduced,
-        runs_differing=len(new) - (len(rows) - len(kept)) - reproduced,
+        runs_differing=len(new) - (len(rows) - len(held)) - reproduced - superseded,
         largest_value_difference=differences,
     )
     parts = [*parts, part]
