@@ -252,7 +252,7 @@ class GPUCB(FunctionOptimizer):
     def cost(self, d: int, budget: int) -> Cost:
         """c_d budget^3 + 10 ms per evaluation, fitted to whole runs of 5000 on one core: d = 1 /
         5 / 20 / 30 / 50 in 552 / 834 / 209 / 141 / 185 s (bench/full_run.py, at 50 refinement
-        iterations, where d >= 20 stops the refinement early anyway), d = 10 in 1246-1306 s at 15
+        iterations; at d = 50, 15 costs about the same), d = 10 in 1233-1302 s at 15
         (Fig. 1's paths 0-9, issue 10's test): c_d = 6.5e-9 below d = 10 (within 4 % of d = 5,
         run before the kept inverse and at 50 iterations: high for today's), 1.0e-8 from 10 (the
         acquisition's refinement dominates; d = 10 is the dearest) and 1.5e-9 from 20, 1.14x over
