@@ -5,8 +5,8 @@ config with, say, `fig1.methods.gp_ucb.refine_iterations: 15`, in a run director
 its runs keep their state and span sittings); today's runs of those paths are the gallery's. This
 reads the run directory's finished jobs of one (method, d, sigma), pairs each run's final value
 with the gallery's row of the same path, and prints and appends to --out the medians, the paired
-differences (positive: the run ends above the gallery) and the CPU seconds of each job (its
-`benchmarks/` TSV, with its earlier attempts: `job_cpu_seconds`).
+differences (positive: the run ends above the gallery; within 1e-12 relative, equal) and the CPU
+seconds of each job (its `benchmarks/` TSV, with its earlier attempts: `job_cpu_seconds`).
 
     python bench/against_gallery.py /work/run_p21 --method gp_ucb --d 50 \\
         --label "refine_iterations 15"
@@ -22,6 +22,9 @@ from pathlib import Path
 import numpy as np
 
 from localbo.pipeline.gallery import job_cpu_seconds
+
+# final values within this relative difference count as equal
+EQUAL_WITHIN = 1e-12
 
 
 def gallery_values(table: Path, method: str, d: int, sigma: float) -> dict[int, float]:
@@ -68,6 +71,9 @@ def main() -> None:
     value = np.array([runs[i][0] for i in paths])
     today = np.array([gallery[i] for i in paths])
     difference = value - today
+    # the same run, rounded by other software (a sample path's last digits move with numpy and
+    # BLAS versions): equal, not better or worse
+    same = np.abs(difference) <= EQUAL_WITHIN * np.maximum(np.abs(value), np.abs(today))
     row = {
         "run": str(args.run),
         "label": args.label,
@@ -79,9 +85,9 @@ def main() -> None:
         "gallery_median": float(np.median(today)),
         "paired_difference_median": float(np.median(difference)),
         "paired_difference_mean": float(difference.mean()),
-        "worse": int((difference > 0).sum()),
-        "better": int((difference < 0).sum()),
-        "equal": int((difference == 0).sum()),
+        "worse": int(((difference > 0) & ~same).sum()),
+        "better": int(((difference < 0) & ~same).sum()),
+        "equal": int(same.sum()),
         "cpu_s": [runs[i][1] for i in paths],
         "values": value.tolist(),
         "gallery_values": today.tolist(),
