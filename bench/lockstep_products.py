@@ -7,8 +7,9 @@ a product of P with m columns. This times, on one core and the same (n, n) symme
 - one dsymm with m columns (scipy's wrapper, lower triangle), and
 - one dgemm with m columns on the full matrix (numpy's `@`),
 
-for m = 1, 2, 3, as CPU milliseconds and ratios to the m dsymv calls, and checks that the columns
-of both batched products equal dsymv's to rounding. Appends one JSON line to `--out`.
+for m = 1, 2, 3, as CPU milliseconds (median of `--repeats` calls, `floors.cpu_per_call`) and
+ratios to the m dsymv calls, and checks that the columns of both batched products equal dsymv's
+to rounding. Appends one JSON line per n to `--out`.
 
     python bench/lockstep_products.py --n 2000 4000
 """
@@ -16,24 +17,16 @@ of both batched products equal dsymv's to rounding. Appends one JSON line to `--
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 
 import numpy as np
+from floors import cpu_per_call  # bench/, the script's folder
+from full_run import append_row
 from scipy.linalg.blas import dsymm
 from threadpoolctl import threadpool_limits
 
 from localbo.blas import symmetric_product
-
-
-def cpu_ms(work, repeats: int) -> float:
-    """Mean CPU milliseconds of `work()` over `repeats` calls, after one warm-up call."""
-    work()
-    start = time.process_time()
-    for _ in range(repeats):
-        work()
-    return (time.process_time() - start) / repeats * 1e3
 
 
 def compare(P: np.ndarray, columns: np.ndarray, repeats: int) -> dict[str, float]:
@@ -51,7 +44,7 @@ def compare(P: np.ndarray, columns: np.ndarray, repeats: int) -> dict[str, float
         return P @ columns
 
     times = {
-        name: cpu_ms(work, repeats)
+        name: 1e3 * cpu_per_call(work, repeats)
         for name, work in (("dsymv", one_by_one), ("dsymm", symm), ("dgemm", gemm))
     }
     reference = one_by_one()
@@ -74,18 +67,13 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/results/lockstep_products.jsonl"))
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    rows = []
     with threadpool_limits(1):
         for n in args.n:
             A = rng.standard_normal((n, n))
             P = np.asfortranarray(A + A.T)
             V = np.asfortranarray(rng.standard_normal((n, 3)))
-            for m in (1, 2, 3):
-                row = {"n": n, **compare(P, V[:, :m], args.repeats)}
-                print(row)
-                rows.append(row)
-    with args.out.open("a") as handle:
-        handle.write(json.dumps({"date": time.strftime("%Y-%m-%d"), "rows": rows}) + "\n")
+            rows = [compare(P, V[:, :m], args.repeats) for m in (1, 2, 3)]
+            append_row({"date": time.strftime("%Y-%m-%d"), "n": n, "rows": rows}, args.out)
 
 
 if __name__ == "__main__":
