@@ -22,16 +22,27 @@ def table(gp_ucb_paths: dict[int, int]) -> pd.DataFrame:
     )
 
 
-def panel_texts(fig: plt.Figure, title: str) -> list[str]:
+def panel(fig: plt.Figure, title: str) -> plt.Axes:
     (ax,) = [ax for ax in fig.axes if ax.get_visible() and ax.get_title().startswith(title)]
-    return [text.get_text() for text in ax.texts]
+    return ax
+
+
+def panel_texts(fig: plt.Figure, title: str) -> list[str]:
+    return [text.get_text() for text in panel(fig, title).texts]
+
+
+def headroom(fig: plt.Figure, title: str) -> float:
+    """The axis above the highest value drawn (0), as a share of the axis."""
+    low, high = panel(fig, title).get_ylim()
+    return high / (high - low)
 
 
 def test_a_box_of_some_paths_is_marked_with_its_count() -> None:
-    for paths, mark in ((1, "1 path"), (3, "3 paths")):
+    for paths, mark in ((1, "1\npath"), (3, "3\npaths")):
         fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS)
         assert panel_texts(fig, "GP-UCB") == [mark]
         assert panel_texts(fig, "local BO") == []  # its cells are full
+        assert headroom(fig, "GP-UCB") > headroom(fig, "local BO") + 0.1  # room for the mark
         plt.close(fig)
 
 

@@ -51,11 +51,14 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
         )
         ax.set_title(title)
         counts = data.groupby("d").size()
+        if ((counts > 0) & (counts < full)).any():  # room above the boxes for the marks
+            low, high = ax.get_ylim()
+            ax.set_ylim(low, high + 0.15 * (high - low))
         for i, d in enumerate(dims):
             count = int(counts.get(d, 0))
             if 0 < count < full:  # a cell run on some of its paths so far
-                ax.annotate(
-                    f"{count} path{'s' * (count > 1)}",
+                ax.annotate(  # on two lines, so that neighbouring marks do not run together
+                    f"{count}\npath{'s' * (count > 1)}",
                     (i, 1.0),
                     xycoords=("data", "axes fraction"),
                     xytext=(0, -3),
