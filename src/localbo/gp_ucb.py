@@ -254,10 +254,10 @@ class GPUCB(FunctionOptimizer):
         5 in 383-510 / 483-573 s (Fig. 1's paths 0-15 / 0-12 at 15 refinement iterations, gallery
         parts 24 and 25), d = 20 / 30 / 50 in 209 / 141 / 185 s (bench/full_run.py, at 50
         iterations; at d = 50, 15 costs about the same), d = 10 in 1233-1302 s at 15 (Fig. 1's
-        paths 0-9, issue 10's test):
-        c_d = 4.5e-9 below d = 10 (1.1-1.6x over), 1.0e-8 from 10 (the acquisition's refinement
-        dominates; d = 10 is the dearest) and 1.5e-9 from 20, 1.14x over at d = 20 and at most
-        1.7x elsewhere; memory for the factor, the kept inverse and their buffers."""
+        paths 0-9, issue 10's test): c_d = 4.5e-9 below d = 10 (1.1-1.6x over), 1.0e-8 from 10
+        (the acquisition's refinement dominates; d = 10 is the dearest) and 1.5e-9 from 20, 1.14x
+        over at d = 20 and at most 1.7x elsewhere; memory for the factor, the kept inverse and
+        their buffers."""
         coefficient = 4.5e-9 if d < 10 else 1.0e-8 if d < 20 else 1.5e-9
         return Cost(
             seconds=coefficient * budget**3 + 0.01 * budget, mem_mb=3 * 8 * budget**2 // 2**20

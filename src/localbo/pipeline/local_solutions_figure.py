@@ -50,23 +50,22 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
             data=data, x="d", y="value", order=dims, ax=ax, color=color, fliersize=2, linewidth=0.8
         )
         ax.set_title(title)
-        counts = data.groupby("d").size()
-        if ((counts > 0) & (counts < full)).any():  # room above the boxes for the marks
+        counts = data.groupby("d").size()  # the cells drawn, each with at least one run
+        partial = counts[counts < full]  # cells run on some of their paths so far
+        if not partial.empty:  # room above the boxes for their marks
             low, high = ax.get_ylim()
             ax.set_ylim(low, high + 0.15 * (high - low))
-        for i, d in enumerate(dims):
-            count = int(counts.get(d, 0))
-            if 0 < count < full:  # a cell run on some of its paths so far
-                ax.annotate(  # on two lines, so that neighbouring marks do not run together
-                    f"{count}\npath{'s' * (count > 1)}",
-                    (i, 1.0),
-                    xycoords=("data", "axes fraction"),
-                    xytext=(0, -3),
-                    textcoords="offset points",
-                    ha="center",
-                    va="top",
-                    fontsize="x-small",
-                )
+        for d, count in partial.items():
+            ax.annotate(  # on two lines, so that neighbouring marks do not run together
+                f"{count}\npath{'s' * (count > 1)}",
+                (dims.index(d), 1.0),
+                xycoords=("data", "axes fraction"),
+                xytext=(0, -3),
+                textcoords="offset points",
+                ha="center",
+                va="top",
+                fontsize="x-small",
+            )
         log.info("panel: %s", title)
         ax.set_xlabel("$d$")
         ax.set_ylabel("$f$ at the returned point")
