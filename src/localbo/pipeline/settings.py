@@ -3,7 +3,7 @@
 `load_settings(config)` turns the (schema-validated) config into `PipelineSettings` and runs the
 semantic checks the schema cannot express; every problem is reported at once, each message
 starting with the dotted key to fix. A figure whose section needs typed settings adds its class
-to `SECTIONS`.
+as a field of `PipelineSettings`.
 """
 
 from __future__ import annotations
