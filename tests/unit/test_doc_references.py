@@ -1,0 +1,83 @@
+"""The READMEs name files, scripts and library names that exist.
+
+Review found both READMEs naming a renamed function, a bench script they never described and a
+results file never committed; these checks keep such names honest as the code moves.
+"""
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BENCH = ROOT / "bench"
+DOCS = {"README.md": ROOT, "bench/README.md": BENCH}  # each doc and where its bare names live
+TOP_LEVEL = ("src/", "tests/", "bench/", "config/", "workflow/", "figures/", ".ci/", "scripts/")
+# bench results of issue 2 that bench/README.md says were never committed; the commands it gives
+# write them again
+NOT_COMMITTED = {"results/error_function.json", "results/fig2_jobs.json"}
+NOT_COMMITTED |= {"results/profile_gradient_trace.txt"}
+
+
+def quoted(doc: str) -> set[str]:
+    """The backticked tokens without spaces of a doc."""
+    return set(re.findall(r"`([^`\s]+)`", (ROOT / doc).read_text()))
+
+
+def is_placeholder(token: str) -> bool:
+    return any(mark in token for mark in ("*", "<", "{", "NAME", "...")) or token.endswith("/")
+
+
+def resolves(dotted: str) -> bool:
+    """Whether `localbo.a.b.c` is a module, or an attribute of the longest module prefix."""
+    parts = dotted.split(".")
+    for stop in range(len(parts), 0, -1):
+        try:
+            target = importlib.import_module(".".join(parts[:stop]))
+        except ImportError:
+            continue
+        for name in parts[stop:]:
+            if not hasattr(target, name):
+                return False
+            target = getattr(target, name)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_named_repository_files_exist(doc):
+    base = DOCS[doc]
+    missing = []
+    for token in quoted(doc):
+        if is_placeholder(token) or token in NOT_COMMITTED:
+            continue
+        if re.fullmatch(r"figures/[^/]+\.(pdf|png)", token):
+            continue  # a pipeline output (gitignored), not a committed file
+        repository_path = token.startswith(TOP_LEVEL)
+        bench_name = base == BENCH and re.fullmatch(r"(results/)?[\w-]+\.(py|jsonl?|txt)", token)
+        exists = (ROOT / token).exists() or (base / token).exists()
+        if (repository_path or bench_name) and not exists:
+            missing.append(token)
+    assert not missing, f"{doc} names files that do not exist: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("doc", DOCS)
+def test_named_library_names_resolve(doc):
+    names = set(re.findall(r"\blocalbo(?:\.\w+)+", (ROOT / doc).read_text()))
+    assert names, doc
+    assert not [name for name in sorted(names) if not resolves(name)], doc
+
+
+def test_every_bench_script_is_described():
+    table = (BENCH / "README.md").read_text()
+    scripts = sorted(path.name for path in BENCH.glob("*.py"))
+    assert scripts
+    assert not [name for name in scripts if f"| `{name}` |" not in table]
+
+
+def test_the_checks_catch_a_missing_name():
+    assert resolves("localbo.gp_ucb.GPUCBSettings")
+    assert not resolves("localbo.gp_ucb.no_such_name")
+    assert not resolves("localbo.no_such_module")
+    assert is_placeholder("figures/*.pdf") and not is_placeholder("bench/full_run.py")
