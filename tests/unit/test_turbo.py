@@ -63,22 +63,47 @@ def test_candidates_stay_in_the_region_and_move_at_least_one_coordinate():
     assert abs(moved.mean() - (0.2 + 0.8**5 / 5)) < 0.03
 
 
-def test_the_pathwise_draw_has_the_exact_posterior_mean_and_covariance():
-    """4000 draws at 3 points against the GP's own posterior: mean and covariance within 0.03.
-    The Monte Carlo error of 4000 draws is about 0.016 on a unit variance; the random-feature
-    prior (1024 features) adds about 1 / sqrt(1024) = 0.03 per covariance entry in one draw,
-    which averages out over draws, each with its own features."""
+DRAWS = 4000
+
+
+def pathwise_case():
+    """A GP with a nonzero mean, non-unit hyperparameters and noise; 3 points (near the data,
+    among it, far from it); the exact posterior mean and covariance there."""
     rng = rng_for(61)
-    kernel = RBF()
+    kernel = RBF(0.7, 1.8)
     X = rng.uniform(-1, 1, (6, 2))
-    gp = GP(kernel, X, np.sin(3 * X[:, 0]) + X[:, 1], noise_var=0.01)
+    gp = GP(kernel, X, np.sin(3 * X[:, 0]) + X[:, 1], noise_var=0.01, mean=0.4)
     C = np.array([[0.0, 0.0], [0.5, 0.5], [2.0, -1.0]])
-    draws = np.array([thompson_values(gp, C, rng, 1024) for _ in range(4000)])
-    Kc = kernel(C, gp.X)
-    V = np.linalg.solve(gp.L, Kc.T)
-    exact_cov = kernel(C, C) - V.T @ V
-    np.testing.assert_allclose(draws.mean(axis=0), gp.mean(C), atol=0.03)
-    np.testing.assert_allclose(np.cov(draws.T), exact_cov, atol=0.03)
+    V = np.linalg.solve(gp.L, kernel(C, gp.X).T)
+    return gp, C, gp.mean(C), kernel(C, C) - V.T @ V
+
+
+def far_off_entries(gp, C, mean, cov, seed):
+    """(mean, covariance) entries of DRAWS draws more than 5 Monte Carlo standard errors of
+    Gaussian draws from the exact ones (the mean's sqrt(S_ii / N), the covariance's
+    sqrt((S_ii S_jj + S_ij^2) / N)), so small variances near the data count at their scale."""
+    rng = rng_for(seed)
+    draws = np.array([thompson_values(gp, C, rng, 1024) for _ in range(DRAWS)])
+    var = np.diag(cov)
+    mean_off = np.abs(draws.mean(axis=0) - mean) > 5 * np.sqrt(var / DRAWS)
+    cov_off = np.abs(np.cov(draws.T) - cov) > 5 * np.sqrt((np.outer(var, var) + cov**2) / DRAWS)
+    return mean_off.sum(), cov_off.sum()
+
+
+def test_the_pathwise_draw_has_the_exact_posterior_mean_and_covariance():
+    """Each draw has its own random features, so the random-feature prior's error averages out
+    over draws; every entry is within its 5 standard errors."""
+    assert far_off_entries(*pathwise_case(), seed=61) == (0, 0)
+
+
+@pytest.mark.parametrize("eps_var", [0.0, 0.03])
+def test_the_check_of_the_draw_catches_a_wrong_noise_term(eps_var):
+    """The check above can fail: with the GP factored at noise 0.01 but eps drawn at variance 0
+    or 0.03 (left out, or scaled wrong), the variances near the data leave their 5 standard
+    errors."""
+    gp, C, mean, cov = pathwise_case()
+    gp.noise_var = eps_var  # thompson_values reads it for eps only; the factor keeps 0.01
+    assert far_off_entries(gp, C, mean, cov, seed=61)[1] > 0
 
 
 def test_turbo_converges_on_a_small_quadratic():
