@@ -33,7 +33,9 @@ def test_non_finite_input_is_an_error():
 
 
 def test_thousands_of_near_singular_designs_never_fail():
-    """Duplicate points, sigma = 0, points 1e-9 apart: factor always exists and is finite."""
+    """Duplicate points, sigma = 0, points 1e-9 apart: factor always exists and is finite, and
+    the first jitter, 1e-10 of the mean diagonal, always suffices for these small matrices (a
+    larger first jitter or escalation would blur every sigma = 0 GP)."""
     rng = np.random.default_rng(2)
     for case in range(2000):
         kernel = (RBF(), Matern52())[case % 2]
@@ -48,9 +50,10 @@ def test_thousands_of_near_singular_designs_never_fail():
             X = np.repeat(X[: n // 2 + 1], 2, axis=0)[:n]
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", JitterWarning)
-            L, jitter = cholesky(kernel(X, X))
+            K = kernel(X, X)
+            L, jitter = cholesky(K)
         assert np.all(np.isfinite(L))
-        assert jitter < 1e-2
+        assert jitter <= 1e-10 * np.mean(np.diag(K))
 
 
 @pytest.mark.parametrize("singular", [False, True], ids=["definite", "singular"])

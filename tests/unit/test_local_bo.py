@@ -53,6 +53,24 @@ def test_design_gradient_map_is_the_posterior_gradient_anywhere():
         np.testing.assert_allclose(weights @ y, expected, rtol=1e-8, atol=1e-10)
 
 
+def test_a_design_with_repeated_points_is_the_gp_on_every_evaluation():
+    """A batch larger than optimize_max_b keeps the differencing design, whose points repeat
+    (counts above 1, merged as one point at noise / count): its gradient map applied to the
+    points' mean observations is grad mu of the GP on all b evaluations, each point repeated."""
+    kernel, settings = RBF(0.8, 1.5), LocalBOSettings(design_max_iterations=20)
+    options = {**settings.design_options(), "optimize_max_b": 2}
+    design = optimal_design(kernel, 3, 9, 0.01, True, rng_for(14, "d"), **options)
+    assert design.counts.max() > 1 and design.counts.sum() == 9
+    weights = design_gradient_weights(kernel, design, 0.01)
+    rng = rng_for(15, "y")
+    x = rng.normal(size=3)
+    raw = rng.normal(size=9)  # one observation per evaluation
+    groups = np.repeat(np.arange(len(design.counts)), design.counts)
+    means = np.bincount(groups, weights=raw) / design.counts
+    every = GP(kernel, design.points(x)[groups], raw, noise_var=0.01)
+    np.testing.assert_allclose(weights @ means, every.grad_mean(x), rtol=1e-8, atol=1e-10)
+
+
 def test_noiseless_local_bo_finds_the_minimum_of_a_quadratic():
     f = Quadratic([0.4, -0.3, 0.2], [1.0, 2.0, 0.5])
     res = run_noiseless_local_bo(f, RBF(), np.zeros(3), 2000, rng=rng_for(11, "design"))
