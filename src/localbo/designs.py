@@ -7,14 +7,14 @@ of the posterior covariance of grad f(x) after observing Z. Three users share th
 * the error function (`localbo.error_function`) is the least trace any design of b points buys;
 * gradient estimation of non-smooth functions (`localbo.gradient_estimation`) designs n queries.
 
-The finite-differencing designs of appendix D (central: +-h e_i; forward: the origin and h e_i,
+The finite-differencing designs of appendix B (central: +-h e_i; forward: the origin and h e_i,
 each point repeated round-robin) are the starting points of every design optimization, with the
 step h optimized exactly. Repeated noisy observations of one point are equivalent to one
 observation with the noise variance divided by the count, so a `Design` stores unique offsets and
 their counts.
 
 References:
-    the paper, eq. (2), Lemma 2 and appendix D; Mueller et al. (2021), GIBO.
+    the paper, eq. (2), Lemma 2 and appendix B; Mueller et al. (2021), GIBO.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ class Design:
         )
 
 
-# --- finite-differencing designs (appendix D) --------------------------------------------------
+# --- finite-differencing designs (appendix B) --------------------------------------------------
 
 
 def differencing_design(kind: str, d: int, b: int) -> tuple[np.ndarray, np.ndarray]:

@@ -5,12 +5,12 @@
 the least trace of the posterior gradient covariance at the origin that b noisy observations can
 buy. It is estimated by multi-start L-BFGS over the whole design Z with the analytic gradient of
 `localbo.acquisition.gradient_trace`, started from the best finite-differencing design of
-appendix D (so the estimate is never above that design's value), and compared with
+appendix B (so the estimate is never above that design's value), and compared with
 
 * Lemma 2 (any kernel, sigma = 0):      E(b) <= C max(0, 1 + d - b), C = -d^2 phi(0);
 * Lemma 3 (RBF):                        E(2md) <= d (1 + W(-m / (e (m + sigma^2))))
                                                  <= d sqrt(2 sigma^2 / (m + sigma^2));
-* Lemma 4 (Matern-5/2, appendix F):
+* Lemma 4 (Matern-5/2, appendix B):
       E(2md) <= d (15/2 sigma m^{-1/2} + 70/9 sigma^{3/2} m^{-3/4}),
       plotted as 15 sqrt(2) / 2 * sigma d^{3/2} b^{-1/2}.
 

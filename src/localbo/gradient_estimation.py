@@ -1,6 +1,6 @@
 """Estimating the (sub)gradient of a possibly non-differentiable function with grad mu_D(x).
 
-The experiment of section 5.3 and appendix "Additional Experiments" (ReLU) of the paper:
+The experiment of section 6.3 and appendix "Additional Experiments" (ReLU) of the paper:
 
 1. the design: n queries Z minimizing alpha_trace(x, Z | {}) (eq. 2) for a GP with fixed design
    hyperparameters and no data, by L-BFGS from small random perturbations of x;
@@ -16,7 +16,7 @@ intervals), and the error of an estimate is its Euclidean distance to that box:
     relu       f(x) = sum_i max(0, x_i)  d f(x) = prod_i ({1} if x_i > 0, {0} if < 0, [0, 1] if 0)
 
 References:
-    the paper, section 5.3 (Fig. 4) and appendix "Additional Experiments" (Fig. 5, ReLU);
+    the paper, section 6.3 (Fig. 4) and appendix "Additional Experiments" (Fig. 5, ReLU);
     Mueller et al. (2021), GIBO, for the design criterion.
 """
 

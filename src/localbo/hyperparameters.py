@@ -19,7 +19,7 @@ observations are independent, or a noise variance of zero), which few points can
 
 References:
     Rasmussen & Williams (2006), Gaussian Processes for Machine Learning, sections 5.4.1 and 5.9;
-    the paper, section 5.3 (hyperparameters of the gradient-estimation experiments by ML-II).
+    the paper, section 6.3 (hyperparameters of the gradient-estimation experiments by ML-II).
 """
 
 from __future__ import annotations

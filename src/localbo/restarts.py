@@ -1,4 +1,4 @@
-"""What random restarts buy: the best value after k restarts (paper Fig. 3, section 5.2).
+"""What random restarts buy: the best value after k restarts (paper Fig. 3, section 6.2).
 
 Given the final values v_1..v_n of n independent local-BO runs on one sample path, the best value
 after k restarts is min(v_{pi(1)}, ..., v_{pi(k)}) for a random order pi of the runs. Drawing many

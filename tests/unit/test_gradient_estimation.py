@@ -1,4 +1,4 @@
-"""Gradient estimation of (non-)smooth functions (paper section 5.3 and the ReLU appendix):
+"""Gradient estimation of (non-)smooth functions (paper section 6.3 and the ReLU appendix):
 subdifferential boxes, designs, and the estimates of Figs. 4 and 5 with the library's defaults
 (the paper-scale pipeline's settings)."""
 

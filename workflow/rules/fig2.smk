@@ -1,4 +1,4 @@
-# Fig. 2: the error function E_{d,k,sigma}(b) against the Matern-5/2 bound (paper section 5.1).
+# Fig. 2: the error function E_{d,k,sigma}(b) against the Matern-5/2 bound (paper section 6.1).
 FIG2 = SETTINGS.fig2_jobs()
 
 

@@ -1,4 +1,4 @@
-# Fig. 3: what random restarts buy (paper section 5.2). One sample path in d = 100, noiseless
+# Fig. 3: what random restarts buy (paper section 6.2). One sample path in d = 100, noiseless
 # local-BO runs from uniform random starts fanned out in chunks, then best-after-k statistics.
 FIG3 = SETTINGS.fig3_jobs()
 FIG3_PUBLISHED = str(Path(workflow.basedir) / "config/paper/fig3_published.csv")

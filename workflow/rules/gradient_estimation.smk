@@ -1,4 +1,4 @@
-# Figs. 4 and 5: gradient estimation of non-smooth functions (paper section 5.3 and appendix
+# Figs. 4 and 5: gradient estimation of non-smooth functions (paper section 6.3 and appendix
 # "Additional Experiments"). One job per case, a summary table, one plotting rule per figure.
 GE = SETTINGS.gradient_estimation_jobs()
 FIG4_CASES, FIG5_CASES = (

@@ -12,7 +12,7 @@ the posterior mean grad mu_D(x_t) (`gradients`). Two drivers use that estimate:
 
 References:
     Mueller, von Rohr & Trimpe (2021), Local policy search with Bayesian optimization (GIBO);
-    the paper: Algorithm 1, eq. (2), Lemma 2, section 5 (batch schedules), appendix D.
+    the paper: Algorithm 1, eq. (2), Lemma 2, section 5 (batch schedules), appendix B.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ each iterate (`DesignCache`, an exact shortcut), and so is the linear map from t
 grad mu_D(x) (`design_gradient_weights`). With `data_window > 0` the previous batches enter D and
 the design is re-optimized at every iteration, starting from the cached one.
 
-Repeated points: for large batches the design is a finite-differencing design (appendix D) with
+Repeated points: for large batches the design is a finite-differencing design (appendix B) with
 each point repeated m times. Every copy is a separate noisy evaluation; the GP sees one point with
 the mean observation and noise variance sigma^2 / m, which is the same posterior.
 """

@@ -55,7 +55,7 @@ class PanelB:
 
 @dataclass(frozen=True)
 class Fig2Settings:
-    """The `fig2` config section (paper section 5.1: Matern-5/2, unit hyperparameters).
+    """The `fig2` config section (paper section 6.1: Matern-5/2, unit hyperparameters).
 
     Attributes:
         kernel, lengthscale, outputscale: the GP (the bounds assume unit hyperparameters).

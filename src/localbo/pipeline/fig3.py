@@ -2,7 +2,7 @@
 
 One RBF sample path in d = 100 and many noiseless local-BO runs on it from uniform random starts
 in the Fig. 1 box. Kernel, Fourier features, budget, box and local-BO knobs are those of Fig. 1
-("same settings as Fig. 1", paper section 5.2); the sigma = 0 BFGS variant is used.
+("same settings as Fig. 1", paper section 6.2); the sigma = 0 BFGS variant is used.
 """
 
 from __future__ import annotations

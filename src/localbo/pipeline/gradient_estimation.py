@@ -82,7 +82,7 @@ PAPER_FIT = FitSettings(
 
 @dataclass(frozen=True)
 class GradientEstimationSettings:
-    """The `gradient_estimation` config section (paper section 5.3 and appendix).
+    """The `gradient_estimation` config section (paper section 6.3 and appendix).
 
     Attributes:
         kernel: kernel family of the design GP and of the fitted GP (paper: Matern-5/2).
