@@ -95,6 +95,8 @@ def test_a_long_run_logs_its_progress(caplog):
 
 
 UNIT = RBF()  # the paper's kernel
+# and lengthscales and outputscales other than 1, either side: the bounds scale with both
+KERNELS = [UNIT, RBF(0.6, 2.3), RBF(1.7, 0.5)]
 
 
 def _gp_like_gp_ucb(d, n, seed, kernel=UNIT):
@@ -172,7 +174,7 @@ def _clustered_gp_in_1d(seed: int, kernel: RBF = UNIT) -> tuple[GP, float]:
     return GP(kernel, X[:, None], f(X[:, None]), noise_var=1e-8), centre
 
 
-@pytest.mark.parametrize("kernel", [RBF(), RBF(0.6, 2.3), RBF(1.7, 0.5)])
+@pytest.mark.parametrize("kernel", KERNELS)
 def test_the_shared_bound_holds_and_is_tight_where_the_nearest_points_are_one_cluster(kernel):
     """Both variance bounds lie above the dense variance at every candidate (an upper bound, or
     pruning could drop a winner); beside the cluster the nearest-points bound is loose (its four
@@ -194,7 +196,7 @@ def test_the_shared_bound_holds_and_is_tight_where_the_nearest_points_are_one_cl
     assert len(set(S.tolist())) == len(S) and np.sum(S >= 60) <= 2  # the cluster is one point
 
 
-@pytest.mark.parametrize("kernel", [RBF(), RBF(0.6, 2.3), RBF(1.7, 0.5)])
+@pytest.mark.parametrize("kernel", KERNELS)
 def test_the_nearest_points_bound_is_the_variance_given_those_points(kernel):
     """The first bound, computed independently: the variance of f(x) given only the
     BOUND_POINTS data points of largest k(x, .), from a GP on those points with the bound's
