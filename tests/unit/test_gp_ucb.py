@@ -211,9 +211,9 @@ def test_the_nearest_points_bound_is_the_variance_given_those_points(kernel):
     Kc = gp.kernel(C, gp.X)
     bound = LowerConfidenceBound(gp, 3.0)._variance_bound(Kc)
     s = kernel.outputscale
+    shift = module.PIVOT_SHIFT * s
     for c, row, value in zip(C, Kc, bound, strict=True):
         nearest = np.argsort(-row, kind="stable")[: module.BOUND_POINTS]
-        shift = module.PIVOT_SHIFT * s
         given = GP(kernel, gp.X[nearest], gp.y[nearest], gp.noise_var + gp.jitter + shift)
         exact = given.mean_and_variance(c[None, :])[1][0] + shift
         assert exact <= value <= min(exact * (1 + 1e-8) + shift, s)
