@@ -12,8 +12,13 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
+from localbo.gradient_estimation import TEST_FUNCTIONS
+from localbo.hyperparameters import FIT_STARTS
+from localbo.kernels import KERNELS
+from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
+from localbo.pipeline.gradient_estimation import FITS
 from localbo.pipeline.resources import per_attempt
 from localbo.pipeline.sections import ConfigError, as_config
 from localbo.pipeline.settings import default_config, load_settings
@@ -101,6 +106,43 @@ def test_config_yaml_is_the_settings_defaults():
     loaded, loaded_methods = split_methods(as_config(load_settings(config)))
     assert loaded == split_methods(default_config())[0]
     assert loaded_methods == {name: method_defaults(name) for name in methods}
+
+
+def enums(node, where=""):
+    """Each `enum` a schema declares, by where it stands: {path: list of names}."""
+    found = {}
+    if isinstance(node, dict):
+        if "enum" in node:
+            found[where] = node["enum"]
+        for key, value in node.items():
+            found |= enums(value, f"{where}/{key}")
+    return found
+
+
+def test_every_schema_enum_is_its_registry_in_the_code():
+    """The names a schema allows are the names the code knows (a kernel, schedule or test
+    function added in the code and not in the schema, or the other way round, fails here)."""
+    registries = {
+        "fig1/properties/kernel": KERNELS,
+        "fig1/properties/methods/properties/local_bo/properties/schedule": BATCH_SCHEDULES,
+        "fig1/properties/methods/properties/local_bo/properties/step_rule": STEP_RULES,
+        "fig2/properties/kernel": KERNELS,
+        "gradient_estimation/properties/kernel": KERNELS,
+        "gradient_estimation/properties/fit/properties/start": FIT_STARTS,
+        "gradient_estimation/properties/paper_fit/properties/start": FIT_STARTS,
+        "gradient_estimation/properties/cases/additionalProperties/properties/function": (
+            TEST_FUNCTIONS
+        ),
+        "gradient_estimation/properties/cases/additionalProperties/properties/fit": FITS,
+    }
+    declared = {}
+    for path in sorted(SCHEMA.parent.glob("*.schema.yaml")):
+        name = path.name.removesuffix(".schema.yaml")
+        for where, names in enums(yaml.safe_load(path.read_text())).items():
+            declared[name + where] = names
+    assert set(declared) == set(registries)
+    for where, names in declared.items():
+        assert sorted(names) == sorted(registries[where]), where
 
 
 def test_tiny_config_loads_and_keeps_its_overrides():
@@ -245,6 +287,8 @@ BAD_CONFIGS = {
         "gradient_estimation:\n  fit: {noise_var_bounds: [1.0, 0.1]}\n",
         "gradient_estimation.fit.noise_var_bounds",
     ),
+    "duplicate-rates-schedule": ("rates:\n  schedules: [d_t, d_t]\n", "schedules"),
+    "duplicate-fig4-case": ("gradient_estimation:\n  fig4: [l1_n5, l1_n5]\n", "fig4"),
     "unknown-test-function": (
         "gradient_estimation:\n  cases: {sine: {function: sin, x: [0.0], n: 2}}\n",
         "sin",

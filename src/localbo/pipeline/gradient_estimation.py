@@ -22,6 +22,9 @@ from localbo.gradient_estimation import (
 from localbo.hyperparameters import FitSettings
 from localbo.pipeline.sections import as_config, build
 
+# A case's ML-II fit: the section's `fit` (ours) or `paper_fit` (the paper code's procedure).
+FITS = ("default", "paper")
+
 
 @dataclass(frozen=True)
 class Case:
@@ -31,13 +34,13 @@ class Case:
     x: tuple[float, ...]
     n: int
     noise_std: float = 0.0
-    fit: str = "default"  # the section's `fit`, or `paper_fit` (the paper code's procedure)
+    fit: str = "default"  # one of FITS
 
     def __post_init__(self) -> None:
         if self.function not in TEST_FUNCTIONS:
             raise ValueError(f"unknown function {self.function!r}; known: {sorted(TEST_FUNCTIONS)}")
-        if self.fit not in ("default", "paper"):
-            raise ValueError(f"unknown fit {self.fit!r}; known: ('default', 'paper')")
+        if self.fit not in FITS:
+            raise ValueError(f"unknown fit {self.fit!r}; known: {FITS}")
 
 
 def _paper_cases() -> dict[str, Case]:
