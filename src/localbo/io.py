@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shutil
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -52,6 +53,12 @@ def current_umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)
     return mask
+
+
+def copy_file(source: str | Path, target: str | Path) -> None:
+    """Copy `source` to `target` atomically (a killed copy leaves no half-written target)."""
+    with atomic_path(target, suffix=Path(target).suffix) as staged:
+        shutil.copyfile(source, staged)
 
 
 def _write_text(path: str | Path, write: Callable[[IO[str]], None]) -> None:

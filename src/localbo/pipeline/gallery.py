@@ -3,12 +3,11 @@ writes (`figures/paper/` for the paper-scale run), with a provenance file beside
 
     python -m localbo.pipeline.gallery RUN_DIR figures/paper --config config/config.yaml [...]
 
-The provenance (`provenance.json`) says which commit the gallery was made at (`-dirty` when the
-tree had uncommitted changes; make it right after the run), or, with `--code`, the commit of the
-checkout the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256
-of the config
-files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/` files
-(the `cpu_time` column Snakemake writes; for a Fig. 1 job taken up from its runs' checkpoints,
+The provenance (`provenance.json`) says which commit the gallery was made at (`-dirty` when the tree
+had uncommitted changes; make it right after the run), or, with `--code`, the commit of the checkout
+the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256 of the
+config files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/`
+files (the `cpu_time` column Snakemake writes; for a Fig. 1 job taken up from its runs' checkpoints,
 which the file measures in its last attempt only, plus the CPU its runs record from the earlier
 ones), so the README's cost table is read from it.
 
@@ -47,6 +46,7 @@ import re
 import shutil
 import subprocess
 from collections import defaultdict
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +55,7 @@ import pandas as pd
 import scipy
 from threadpoolctl import threadpool_info
 
-from localbo.io import atomic_path, load_csv, load_json, save_csv, save_json
+from localbo.io import atomic_path, copy_file, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
@@ -206,12 +206,12 @@ def make_gallery(
     copied = []
     for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
         target = out / gallery_name(source.relative_to(run))
-        shutil.copyfile(source, target)
+        copy_file(source, target)
         copied.append(target)
     recorded = {}
     for config in configs:  # the configs the hash is of, beside it
         target = out / f"config-{config.name}"
-        shutil.copyfile(config, target)
+        copy_file(config, target)
         copied.append(target)
         recorded[recorded_path(config, target, repo)] = config
     save_json(out / "provenance.json", provenance(run, recorded, repo, code))
@@ -297,8 +297,8 @@ def add_to_gallery(
     """Add the Fig. 1 runs of `run` to the gallery in `out` (see the module docstring); the
     part's runs of the `supersede` methods replace the gallery's of the same (d, sigma, path).
 
-    Everything is checked and the figure drawn before a file of the gallery changes. Part k's
-    config files are copied as config-part<k>-<name> (two parts may both have a part.yaml).
+    Every check passes and every file is written beside its place before they are renamed into
+    place, the provenance last. Part k's configs are copied as config-part<k>-<name>.
 
     Returns:
         The files written.
@@ -346,16 +346,17 @@ def add_to_gallery(
             figures[figure] += hours
     labels = method_labels(configs, {row["method"] for row in rows})
 
-    with (
-        atomic_path(table, suffix=".csv") as staged_table,
-        atomic_path(figure_file, suffix=".png") as staged_figure,
-    ):
+    with ExitStack() as staged:  # every file renamed into place at the end, the provenance last
+        provenance_file, staged_table, staged_figure, *staged_copies = (
+            staged.enter_context(atomic_path(path, suffix=path.suffix))
+            for path in (out / "provenance.json", table, figure_file, *(c for _, c in copies))
+        )
         save_csv(staged_table, rows, columns)
         figure = local_solutions_figure(pd.read_csv(staged_table), labels)
         save_figure(figure, None, staged_figure)
-    for config, copy in copies:
-        shutil.copyfile(config, copy)
-    save_json(out / "provenance.json", {"cpu_hours_per_figure": dict(figures), "parts": parts})
+        for (config, _), staged_copy in zip(copies, staged_copies, strict=True):
+            shutil.copyfile(config, staged_copy)
+        save_json(provenance_file, {"cpu_hours_per_figure": dict(figures), "parts": parts})
     return [table, figure_file, *(copy for _, copy in copies), out / "provenance.json"]
 
 
