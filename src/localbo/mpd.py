@@ -31,9 +31,12 @@ Where we depart from the reference code, and why:
   clamped entrywise at 1e-9 (which makes it indefinite for small noise, see
   ../shared/notes/reference-implementations.md); the noise is sigma^2 + `min_noise_var`;
 - y is not standardized over the window (the outputscale is the path's);
-- the reference's early stop of the sampling (epsilon_diff_acq_value) is not used: b = d points
-  per iteration, as the method's paper states;
-- the move is projected onto the box (the reference's is unbounded);
+- b = d points per iteration, as the method's paper states (the reference stores an early stop
+  of the sampling, epsilon_diff_acq_value, that its step does not read: the same);
+- the move is projected onto the box (the reference's is unbounded) and stops after
+  `max_substeps` = 1000 sub-steps (the reference's after 10 001, an odd count): a move that ends
+  in a 2-cycle (common at d = 1, see `move`) ends on the cycle's other point, one sub-step of
+  0.01 from the reference's. Kept at 1000 because the gallery's MPD runs were made with it;
 - the acquisition's starts are the best `restarts` of `raw_samples` uniform points, each refined
   by its own L-BFGS-B; the reference (botorch 0.6 `optimize_acqf`, nonnegative, batch_limit 5)
   picks them by Boltzmann sampling from Sobol points and refines the five jointly, one L-BFGS-B
@@ -75,7 +78,7 @@ class MPDSettings:
         window_factor: the GP keeps the newest window_factor x d observations.
         step: length of a sub-step of the move.
         min_probability: the move goes on while p* is at least this.
-        max_substeps: cap on the sub-steps of one move (not in the reference).
+        max_substeps: cap on the sub-steps of one move (the reference's: 10 001).
         min_noise_var: nugget added to sigma^2 in the GP.
     """
 

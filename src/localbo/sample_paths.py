@@ -47,7 +47,7 @@ class FourierSamplePath:
     Attributes:
         frequencies: (M, d) omega_i / l.
         phases: (M,) b_i.
-        weights: (M,) s * sqrt(2 / M) * w_i.
+        weights: (M,) sqrt(s) * sqrt(2 / M) * w_i (s the outputscale).
     """
 
     frequencies: np.ndarray

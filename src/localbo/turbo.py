@@ -19,8 +19,13 @@ whose GP is known):
 - the Thompson draw is pathwise (Wilson et al. 2020): a random-feature prior draw f0 with
   `thompson_features` features, plus the exact Matheron update
   f0 + k(., X) (K + sigma^2 I)^{-1} (y - f0(X) - eps), eps ~ N(0, sigma^2 I). Its only error is
-  the random-feature prior's: its covariance is k up to O(1/sqrt(M)) Monte Carlo error per entry
-  (tested against the exact posterior in tests/unit/test_turbo.py).
+  the random-feature prior's: in one draw its covariance is k up to O(1/sqrt(M)) per entry
+  (tests/unit/test_sample_paths.py); over draws, each with its own features, the draw has the
+  exact posterior's mean and covariance (tests/unit/test_turbo.py);
+- the draw is of f, not of a noisy y (the reference samples the likelihood's y): the same at
+  sigma = 0, and for sigma > 0 the candidate of least f, which is what TuRBO is after;
+- the coordinate kept from the Sobol point when none is replaced is any of the d (the
+  reference's `randint(0, dim - 1)` never picks the last one).
 
 Returned: the point with the best observation over all regions, at its true f. The info also
 gives `first_region_value`, the true f at the best observation before the first restart: the one

@@ -130,7 +130,8 @@ class Methods:
 
 @dataclass(frozen=True)
 class BoxBounds:
-    """The box [lower, upper]^d of the global methods and of the noisy local-BO projection."""
+    """The box [lower, upper]^d of every Fig. 1 method but noiseless local BO (its domain, its
+    designs or regions, or its projection)."""
 
     lower: float = -5.0
     upper: float = 5.0
