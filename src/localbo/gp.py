@@ -35,7 +35,7 @@ class GP:
 
     Args:
         kernel: covariance function.
-        X: (n, d) inputs (n may be 0).
+        X: (n, d) inputs, n >= 1.
         y: (n,) observations.
         noise_var: observation noise variance sigma^2 >= 0 (0 is handled by the jitter helper).
         mean: constant prior mean.
@@ -66,7 +66,9 @@ class GP:
         self.noise_var = float(noise_var)
         self.prior_mean = float(mean)
         y = np.asarray(y, dtype=float).reshape(-1)
-        X = np.asarray(X, dtype=float).reshape(len(y), -1)
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[0] != len(y) or len(y) == 0:
+            raise ValueError(f"X must be (n, d) with n = len(y) >= 1, got {X.shape} and {len(y)}")
         self.n = len(y)
         self._allocate(max(capacity, self.n, 1), X.shape[1])
         self._X[: self.n], self._y[: self.n] = X, y

@@ -159,6 +159,8 @@ class NoisyObjective:
         Raises:
             BudgetExhausted: counts.sum() exceeds the remaining budget (nothing is counted).
         """
+        if counts.shape != (len(offsets),) or counts.min(initial=1) < 1:
+            raise ValueError(f"need a count >= 1 per offset ({len(offsets)}), got {counts}")
         n = int(counts.sum())
         if n > self.remaining:
             raise BudgetExhausted(f"asked for {n} evaluations, {self.remaining} left")

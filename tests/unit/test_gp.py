@@ -3,8 +3,10 @@
 import warnings
 
 import numpy as np
+import pytest
 
 from localbo.gp import GP
+from localbo.kernels import RBF
 from localbo.linalg import JitterWarning
 from tests.unit.finite_differences import assert_gradient_close, central_difference
 
@@ -70,3 +72,12 @@ def test_noiseless_duplicates_stay_finite_and_interpolate(kernel):
     assert any(issubclass(w.category, JitterWarning) for w in caught)
     assert np.all(np.isfinite(gp.grad_cov(np.zeros(2))))
     np.testing.assert_allclose(gp.mean(X[[0, 3]]), [1.0, -1.0], atol=1e-8)
+
+
+@pytest.mark.parametrize(
+    ("X", "y"),
+    [(np.zeros((4, 2)), np.zeros(8)), (np.zeros(3), np.zeros(3)), (np.zeros((0, 2)), [])],
+)
+def test_inputs_that_are_not_one_row_per_observation_are_refused(X, y):
+    with pytest.raises(ValueError, match="X must be"):
+        GP(RBF(), X, y, 0.1)

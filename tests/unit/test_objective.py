@@ -118,3 +118,11 @@ def test_a_result_counts_its_seconds_from_when_its_trace_began(path):
     result = finish(objective, np.zeros(3), trace, stop="budget")
     assert 5.0 <= result.seconds < 65.0
     assert (result.evaluations, result.info) == (2, {"stop": "budget"})
+
+
+@pytest.mark.parametrize("counts", [[3, -2, 0, 0], [1, 1, 1], [2, 2, 0, 1]])
+def test_observe_design_refuses_counts_that_are_not_one_per_offset_and_positive(path, counts):
+    objective = NoisyObjective(path, 0.0, budget=100)
+    with pytest.raises(ValueError, match="count >= 1 per offset"):
+        objective.observe_design(np.zeros(3), np.zeros((4, 3)), np.array(counts))
+    assert objective.used == 0
