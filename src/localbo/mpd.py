@@ -91,6 +91,21 @@ class MPDSettings:
     max_substeps: int = 1000
     min_noise_var: float = 1e-6
 
+    def __post_init__(self) -> None:
+        counts = (self.restarts, self.raw_samples, self.window_factor, self.max_substeps)
+        if min(counts) < 1 or self.raw_samples < self.restarts:
+            raise ValueError(
+                "need restarts, raw_samples, window_factor, max_substeps >= 1 and raw_samples >= "
+                f"restarts, got {counts}"
+            )
+        if not (self.delta > 0 and self.step > 0 and 0.5 < self.min_probability < 1):
+            raise ValueError(
+                "need delta > 0, step > 0 and 0.5 < min_probability < 1, got "
+                f"{self.delta}, {self.step}, {self.min_probability}"
+            )
+        if self.min_noise_var < 0:
+            raise ValueError(f"need min_noise_var >= 0, got {self.min_noise_var}")
+
 
 def gradient_posterior(gp: GP, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(d,) mean and (d, d) symmetrized covariance of grad f(x) given the GP's data."""

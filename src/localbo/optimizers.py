@@ -3,8 +3,9 @@
 An optimizer is a subclass of `Optimizer` with a `name`, a frozen settings dataclass `Settings`
 (whose field defaults are the only defaults of its knobs) and one method to implement, `minimize`.
 It may also give a `cost` model, the CPU seconds and memory of one run, which the pipeline's rules
-turn into `runtime` and `mem_mb`, and the noise levels and paths per job Fig. 1 runs it with
-unless its config section says otherwise. `@register` puts the class in the registry;
+turn into `runtime` and `mem_mb`, the fewest evaluations a run needs (`min_budget`, which the
+config check enforces), and the noise levels and paths per job Fig. 1 runs it with unless its
+config section says otherwise. `@register` puts the class in the registry;
 `optimizer_class(name)` finds it, importing `localbo.<name>` (or the module the caller names)
 first, so the pipeline needs no list of methods:
 
@@ -113,6 +114,11 @@ class Optimizer(ABC):
         """Whether every run at noise level sigma uses its whole budget; a method that stops
         when it has converged says no."""
         return True
+
+    def min_budget(self, d: int) -> int:
+        """The fewest evaluations a run in dimension d needs to be the method's run (the config
+        check refuses a smaller budget)."""
+        return 1
 
     def cost(self, d: int, budget: int) -> Cost:
         """CPU seconds and memory of one run in dimension d; override with a measured model.

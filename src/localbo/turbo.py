@@ -85,6 +85,36 @@ class TuRBOSettings:
     thompson_features: int = 1024
     min_noise_var: float = 1e-8
 
+    def __post_init__(self) -> None:
+        if not 0 < self.length_min <= self.length_init <= self.length_max:
+            raise ValueError(
+                f"need 0 < length_min <= length_init <= length_max, got {self.length_min}, "
+                f"{self.length_init}, {self.length_max}"
+            )
+        counts = {
+            "success_tolerance": self.success_tolerance,
+            "failure_tolerance": self.failure_tolerance,
+            "candidates": self.candidates,
+            "initial_points": self.initial_points,
+            "thompson_features": self.thompson_features,
+        }
+        for name, count in counts.items():
+            if count is not None and count < 1:
+                raise ValueError(f"{name} must be at least 1 (or null where allowed), got {count}")
+        if not (self.improvement >= 0 and self.perturbation_dims > 0 and self.min_noise_var >= 0):
+            raise ValueError(
+                "need improvement >= 0, perturbation_dims > 0 and min_noise_var >= 0, got "
+                f"{self.improvement}, {self.perturbation_dims}, {self.min_noise_var}"
+            )
+
+    def design_size(self, d: int) -> int:
+        """Points of a region's design in dimension d."""
+        return 2 * d if self.initial_points is None else self.initial_points
+
+    def candidate_count(self, d: int) -> int:
+        """Thompson candidates per step in dimension d."""
+        return min(100 * d, 5000) if self.candidates is None else self.candidates
+
 
 @dataclass
 class TrustRegion:
@@ -181,9 +211,10 @@ def turbo(
     settings = settings or TuRBOSettings()
     d = box.d
     noise_var = objective.sigma**2 + settings.min_noise_var
-    n_init = settings.initial_points or 2 * d
-    n_candidates = settings.candidates or min(100 * d, 5000)
-    failure_tolerance = settings.failure_tolerance or max(4, d)
+    n_init, n_candidates = settings.design_size(d), settings.candidate_count(d)
+    failure_tolerance = (
+        max(4, d) if settings.failure_tolerance is None else settings.failure_tolerance
+    )
     prob = min(settings.perturbation_dims / d, 1.0)
     trace = Trace(progress_every=PROGRESS_EVERY)
     best_x, best_y = box.project(np.array(x0, dtype=float)), math.inf
@@ -246,15 +277,19 @@ class TuRBO(FunctionOptimizer):
     function = staticmethod(turbo)
     default_paths_per_job = 5
 
+    def min_budget(self, d: int) -> int:
+        """The first region's design."""
+        return self.settings.design_size(d)
+
     def cost(self, d: int, budget: int) -> Cost:
-        """A step is led by the Thompson draw's random features at the m = min(100 d, 5000)
-        candidates: m M half-angle cosines and an (m, d) x (d, M) product, then the kernel rows.
-        Fitted to whole runs of 5000 on one core beside other jobs
+        """A step is led by the Thompson draw's random features at the m candidates
+        (min(100 d, 5000) by default): m M half-angle cosines and an (m, d) x (d, M) product,
+        then the kernel rows. Fitted to whole runs of 5000 on one core beside other jobs
         (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 7.4 / 16.3 / 33.8 /
         75.8 / 128 / 268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at
         d = 5). Memory: the GP's factor and the (m, n) kernel rows, n at most the budget (the
         prior's values are taken in blocks)."""
-        m = min(100 * d, 5000)
+        m = self.settings.candidate_count(d)
         features = self.settings.thompson_features
         per_step = 1e-3 + m * features * (5.0 + 0.11 * d) * 1e-9
         rows_mb = 8 * m * budget // 2**20

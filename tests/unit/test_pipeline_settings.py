@@ -287,6 +287,27 @@ BAD_CONFIGS = {
         "gradient_estimation:\n  fit: {noise_var_bounds: [1.0, 0.1]}\n",
         "gradient_estimation.fit.noise_var_bounds",
     ),
+    "turbo-budget-below-its-design": (
+        "fig1:\n  methods: {turbo: {budget: 1}}\n",
+        "fig1.methods.turbo.budget: 1 evaluations are below",
+    ),
+    "local-bo-budget-below-one-gradient": (
+        "fig1:\n  methods: {local_bo: {budget: 1}}\n",
+        "fig1.methods.local_bo.budget",
+    ),
+    "turbo-length-min-above-init": (
+        "fig1:\n  methods: {turbo: {length_min: 2.0}}\n",
+        "fig1.methods.turbo: need 0 < length_min <= length_init",
+    ),
+    "turbo-failure-tolerance-zero": (
+        "fig1:\n  methods: {turbo: {failure_tolerance: 0}}\n",
+        "failure_tolerance must be at least 1",
+    ),
+    "mpd-window-zero": ("fig1:\n  methods: {mpd: {window_factor: 0}}\n", "fig1.methods.mpd"),
+    "mpd-probability-at-half": (
+        "fig1:\n  methods: {mpd: {min_probability: 0.5}}\n",
+        "0.5 < min_probability < 1",
+    ),
     "duplicate-rates-schedule": ("rates:\n  schedules: [d_t, d_t]\n", "schedules"),
     "duplicate-fig4-case": ("gradient_estimation:\n  fig4: [l1_n5, l1_n5]\n", "fig4"),
     "unknown-test-function": (

@@ -93,6 +93,10 @@ class LocalBO(FunctionOptimizer):
         """At sigma = 0 the BFGS driver stops when it has converged."""
         return sigma > 0
 
+    def min_budget(self, d: int) -> int:
+        """One gradient: d + 1 evaluations."""
+        return d + 1
+
     def cost(self, d: int, budget: int) -> Cost:
         """A safe bound: a noiseless d = 50 run at budget 5000 takes 0.1 s, a noisy d = 1 run
         about 7 s (one core, README "What the paper scale costs")."""

@@ -199,8 +199,14 @@ class Fig1Settings:
             )
         if not self.methods.methods:
             errors.append("fig1.methods: no method to run (every section is null)")
-        errors += budget_pays_one_gradient(self.budget, max(self.dims), "d")
         for name, m in self.methods.methods.items():
+            d, budget = max(self.dims_of(name), default=1), self.budget_of(name)
+            if budget < m.optimizer.min_budget(d):
+                key = "fig1.budget" if m.jobs.budget is None else f"fig1.methods.{name}.budget"
+                errors.append(
+                    f"{key}: {budget} evaluations are below the {m.optimizer.min_budget(d)} a "
+                    f"run of {name} needs in d = {d}"
+                )
             if m.jobs.dims == ():
                 errors.append(
                     f"fig1.methods.{name}.dims: empty (null runs every d of fig1.dims; "
