@@ -115,6 +115,11 @@ class Optimizer(ABC):
         when it has converged says no."""
         return True
 
+    def settings_read(self, sigma: float) -> tuple[str, ...] | None:
+        """The settings a run at noise level sigma reads (None: all); a Fig. 1 job's params hold
+        only these, so changing another reruns none of its jobs."""
+        return None
+
     def min_budget(self, d: int) -> int:
         """The fewest evaluations a run in dimension d needs to be the method's run (the config
         check refuses a smaller budget)."""

@@ -1,5 +1,7 @@
 """Empirical rates: the driver, the running minimum on a grid, the slope fit and the bound."""
 
+import dataclasses
+
 import numpy as np
 import pytest
 
@@ -7,7 +9,7 @@ from localbo import convergence as cv
 from localbo.kernels import RBF
 from localbo.local_bo import DesignCache, LocalBOSettings, batch_size
 from localbo.objective import Box
-from localbo.pipeline.rates import evaluation_grid
+from localbo.pipeline.rates import SET_BY_RATES, evaluation_grid
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from localbo.smoothness import smoothness_constant
@@ -95,3 +97,20 @@ def test_noiseless_runs_stay_below_corollary_1s_bound_plus_the_floor():
         bound = cv.noiseless_bound(L, trace["values"][0], trace["values"].min(), grid, 2)
         assert np.all(curve <= bound + designs.get(3).value)
         assert curve[-1] < 1e-3 * curve[0]  # and it converges
+
+
+def test_a_rates_run_sets_every_knob_it_does_not_take_from_fig1():
+    """The rates jobs leave SET_BY_RATES out of their params: the schedule and the step rule
+    (as scripts/rates_run.py sets them) must fix each of them."""
+    other = {"schedule": "d_t2", "batch_factor": 3.0, "step_rule": "fixed", "step_size": 9.0}
+    other["data_window"] = 4
+    assert set(other) == set(SET_BY_RATES)
+    for schedule in cv.THEORY_EXPONENTS:
+        for rule in ("fixed", "normalized"):
+            runs = [
+                dataclasses.replace(
+                    cv.schedule_settings(schedule, 5, base), step_rule=rule, step_size=0.3
+                )
+                for base in (LocalBOSettings(), LocalBOSettings(**other))
+            ]
+            assert runs[0] == runs[1], (schedule, rule)

@@ -118,3 +118,19 @@ def test_noiseless_local_bo_never_exceeds_its_budget_and_is_reproducible():
         assert a.evaluations <= budget
         assert a.info["stop"] != "budget" or budget - a.evaluations < 4
         np.testing.assert_array_equal(a.x, b.x)
+
+
+@pytest.mark.parametrize(
+    ("sigma", "unread"),
+    [
+        (0.0, {"schedule": "d_t", "batch_factor": 2.0, "step_rule": "fixed", "step_size": 0.7}),
+        (0.1, {"bfgs_gtol": 1e-2}),
+    ],
+)
+def test_a_run_does_not_read_the_knobs_its_jobs_leave_out_of_their_params(sigma, unread):
+    """Fig. 1's, Fig. 3's and the rates jobs hold only `read_at(sigma)` in their params: the
+    other knobs must not change a run."""
+    assert set(unread).isdisjoint(LocalBOSettings().read_at(sigma))
+    a, b = _run(sigma, 60), _run(sigma, 60, **unread)
+    np.testing.assert_array_equal(a.x, b.x)
+    assert a.evaluations == b.evaluations

@@ -28,12 +28,19 @@ from localbo.local_bo.gradients import (
 )
 from localbo.local_bo.noiseless import noiseless_design, run_noiseless, run_noiseless_local_bo
 from localbo.local_bo.noisy import run_noisy
-from localbo.local_bo.settings import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings, batch_size
+from localbo.local_bo.settings import (
+    BATCH_SCHEDULES,
+    NOISY_KNOBS,
+    STEP_RULES,
+    LocalBOSettings,
+    batch_size,
+)
 from localbo.objective import Box, NoisyObjective, OptimizationResult
 from localbo.optimizers import Cost, FunctionOptimizer, register
 
 __all__ = [
     "BATCH_SCHEDULES",
+    "NOISY_KNOBS",
     "STEP_RULES",
     "DesignCache",
     "LocalBO",
@@ -96,6 +103,9 @@ class LocalBO(FunctionOptimizer):
     def min_budget(self, d: int) -> int:
         """One gradient: d + 1 evaluations."""
         return d + 1
+
+    def settings_read(self, sigma: float) -> tuple[str, ...]:
+        return self.settings.read_at(sigma)
 
     def cost(self, d: int, budget: int) -> Cost:
         """A safe bound: a noiseless d = 50 run at budget 5000 takes 0.1 s, a noisy d = 1 run

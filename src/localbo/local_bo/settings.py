@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 BATCH_SCHEDULES = ("constant", "d_log2_t", "d_t", "d_t2")
 STEP_RULES = ("fixed", "normalized")
+# The knobs only the sigma > 0 driver reads (bfgs_gtol is the sigma = 0 driver's alone).
+NOISY_KNOBS = ("schedule", "batch_factor", "step_rule", "step_size")
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,12 @@ class LocalBOSettings:
             raise ValueError(f"unknown schedule {self.schedule!r}; known: {BATCH_SCHEDULES}")
         if self.step_rule not in STEP_RULES:
             raise ValueError(f"unknown step rule {self.step_rule!r}; known: {STEP_RULES}")
+
+    def read_at(self, sigma: float) -> tuple[str, ...]:
+        """The knobs a run at noise level sigma reads: a job's params hold these only, so a
+        change of another reruns nothing."""
+        skip = ("bfgs_gtol",) if sigma > 0 else NOISY_KNOBS
+        return tuple(f.name for f in fields(self) if f.name not in skip)
 
     def design_options(self) -> dict[str, Any]:
         """The keyword arguments of `localbo.designs.optimal_design` these settings fix."""

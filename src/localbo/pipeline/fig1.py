@@ -307,15 +307,18 @@ class Fig1Jobs:
         }
 
     def run_params(self, wildcards: Any) -> dict[str, Any]:
-        """What one job depends on: the kernel, budget, box and its own method's knobs only."""
+        """What one job depends on: the kernel, budget, box and the knobs its own method reads
+        at its noise level only."""
         m = self.settings.method(wildcards.method)
+        read = m.optimizer.settings_read(float(wildcards.sigma))
+        knobs = as_config(m.optimizer.settings)
         return {
             **self.path_params(),
             "budget": self.settings.budget_of(m.name),
             "box": as_config(self.settings.box),
             "paths": self.chunks(m.name)[int(wildcards.chunk)],
             "module": m.jobs.module,
-            "method_settings": as_config(m.optimizer.settings),
+            "method_settings": {k: v for k, v in knobs.items() if read is None or k in read},
         }
 
     def labels(self) -> dict[str, str]:

@@ -69,8 +69,13 @@ class Fig3Jobs:
             **self.fig1.path_params(),
             "d": self.settings.d,
             "path_index": self.settings.path_index,
-            "local_bo": as_config(self.fig1.settings.local_bo_settings()),
+            "local_bo": self.local_bo_knobs(),
         }
+
+    def local_bo_knobs(self) -> dict[str, Any]:
+        """Fig. 1's local-BO knobs that a noiseless run reads (Fig. 3's runs are noiseless)."""
+        settings = self.fig1.settings.local_bo_settings()
+        return {k: v for k, v in as_config(settings).items() if k in settings.read_at(0.0)}
 
     def chunk_params(self, wildcards: Any) -> dict[str, Any]:
         start = int(wildcards.chunk) * self.settings.chunk_size

@@ -16,11 +16,15 @@ from typing import Any
 import numpy as np
 
 from localbo.convergence import NOISELESS_SCHEDULE
-from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
+from localbo.local_bo import BATCH_SCHEDULES, NOISY_KNOBS, STEP_RULES, LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.fig2 import log_grid
 from localbo.pipeline.files import sigma_label
 from localbo.pipeline.sections import as_config
+
+# The local-BO knobs a rates run sets itself, not Fig. 1's: the schedule's batch and data window
+# (`localbo.convergence.schedule_settings`) and the step (scripts/rates_run.py).
+SET_BY_RATES = (*NOISY_KNOBS, "data_window")
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,11 @@ class RatesJobs:
             "box": as_config(self.fig1.settings.box),
             "grid_per_decade": s.grid_per_decade,
             "normalized_step_size": s.normalized_step_size,
-            "local_bo": as_config(self.fig1.settings.local_bo_settings()),
+            "local_bo": {
+                k: v
+                for k, v in as_config(self.fig1.settings.local_bo_settings()).items()
+                if k not in SET_BY_RATES
+            },
         }
 
     def run_runtime(self, wildcards: Any) -> int:
