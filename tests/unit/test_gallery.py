@@ -7,6 +7,10 @@ import pytest
 
 from localbo.io import load_csv, load_json, save_json
 from localbo.pipeline.gallery import (
+    RESUMED_RULE,
+    RESUMED_SUMMARIES,
+    RUN_FIGURE,
+    RUN_TABLE,
     add_to_gallery,
     figure_of_rule,
     make_gallery,
@@ -93,6 +97,16 @@ def test_every_rule_counts_for_the_rules_file_that_defines_it():
     assert set(figure.values()) == {p.stem for p in (REPO / "workflow" / "rules").glob("*.smk")} - {
         "common"
     }
+
+
+def test_the_gallerys_fig1_paths_are_the_rules_outputs():
+    """The gallery reads a run directory by the paths workflow/rules/fig1.smk writes."""
+    rules = (REPO / "workflow" / "rules" / "fig1.smk").read_text()
+    assert f'"{RUN_TABLE}"' in rules and f'"{RUN_FIGURE}"' in rules
+    assert f'"{RESUMED_SUMMARIES}/{{method}}/d{{d}}_sigma{{sigma}}_chunk{{chunk}}.json"' in rules
+    assert (
+        f'"benchmarks/{RESUMED_RULE}/{{method}}/d{{d}}_sigma{{sigma}}_chunk{{chunk}}.tsv"' in rules
+    )
 
 
 def fig1_run(
