@@ -46,7 +46,8 @@ class Design:
             part of the design).
         counts: (p,) evaluations per offset; their sum is the batch size.
         value: alpha_trace(x, x + offsets | D) with noise variance noise_var / counts.
-        includes_center: whether row 0 is x itself.
+        includes_center: whether row 0 is x itself, pinned there (a design without the flag may
+            still have a zero offset that its optimizer is free to move).
     """
 
     offsets: np.ndarray

@@ -93,7 +93,8 @@ class GP:
 
     @property
     def L(self) -> np.ndarray:
-        """(n, n) lower Cholesky factor of K + (noise_var + jitter) I, a view of the buffer."""
+        """(n, n) lower Cholesky factor of K + noise_var I plus a diagonal jitter (each entry at
+        most `jitter`: an append adds its own block's), a view of the buffer."""
         return self._L[: self.n, : self.n]
 
     @property

@@ -145,9 +145,10 @@ class NoisyObjective:
         """Mean of counts[j] noisy observations at x + offsets[j], for each j.
 
         Costs counts.sum() evaluations and draws that many noise values, in the order of
-        `self(np.repeat(x + offsets, counts, axis=0))`, so it observes exactly the same numbers.
-        For a Fourier sample path the noise-free values come from its translated-design tables
-        (exact, O(M d + p M) per call instead of O(p M d)), which the path keeps; other functions
+        `self(np.repeat(x + offsets, counts, axis=0))`, so it observes the same numbers (the
+        same noise; the path's values to about 1e-15). For a Fourier sample path the noise-free
+        values come from its translated-design tables (exact in arithmetic, O(M d + p M) per
+        call instead of O(p M d)), which the path keeps; other functions
         are evaluated point by point.
 
         Args:

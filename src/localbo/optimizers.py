@@ -219,8 +219,14 @@ def run_on_path(
         box: the domain. noise_rng: the observation-noise stream. rng: the optimizer's stream.
         x0: (d,) start (default: the origin, as in the paper).
         checkpoint: where a resumable optimizer keeps its state (others run without).
+
+    Raises:
+        ValueError: x0, the box and the path are not of one dimension.
     """
     x0 = np.zeros(box.d) if x0 is None else np.asarray(x0, dtype=float)
+    d = path.frequencies.shape[1] if isinstance(path, FourierSamplePath) else box.d
+    if x0.shape != (box.d,) or d != box.d:
+        raise ValueError(f"x0 {x0.shape}, the box (d = {box.d}) and the path (d = {d}) disagree")
     objective = NoisyObjective(path, sigma, budget, noise_rng)
     if checkpoint is not None and optimizer.resumable:
         return optimizer.minimize(objective, kernel, x0, box, rng, checkpoint=checkpoint)

@@ -75,6 +75,22 @@ def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma)
         assert run(35).value != a.value
 
 
+@pytest.mark.parametrize(("box_d", "x0"), [(3, np.zeros(2)), (4, None)], ids=["x0", "path"])
+def test_a_start_box_or_path_of_another_dimension_is_refused(path, box_d, x0):
+    with pytest.raises(ValueError, match="disagree"):
+        run_on_path(
+            optimizer("random_search"),
+            path,
+            RBF(),
+            0.0,
+            10,
+            Box(-5, 5, box_d),
+            rng_for(1),
+            rng_for(2),
+            x0=x0,
+        )
+
+
 @pytest.mark.parametrize("name", BUILT_IN)
 def test_every_method_improves_a_quadratic_from_its_start(name):
     """200 noiseless evaluations in [-1, 1]^2 at least halve f(x0) (random search misses with

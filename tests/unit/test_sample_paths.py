@@ -85,6 +85,14 @@ def test_translated_design_equals_direct_evaluation():
         np.testing.assert_allclose(translated(x), path(x + offsets), rtol=0, atol=1e-12)
 
 
+def test_the_tables_of_the_offset_sets_used_last_are_kept():
+    path = FourierSamplePath.draw(RBF(), 2, 16, rng_for(15, "translate"))
+    kept = path.translate(np.zeros((1, 2)))
+    for k in range(1, 12):  # 11 other sets, the first used again after each
+        path.translate(np.full((1, 2), float(k)))
+        assert path.translate(np.zeros((1, 2))) is kept
+
+
 def test_values_by_half_angle_equal_the_cosines_to_rounding():
     """Large angles (d = 50, |omega . x| up to about 100), blocks that do not divide n, and a
     half angle at pi / 2 (tan about 1e16, cos a = -1)."""
