@@ -43,6 +43,9 @@ class GP:
         keep_precision: also keep P = K^{-1} (`precision`), bordered at each one-point append
             while it agrees with the factor (see `append`).
 
+    Raises:
+        ValueError: X is not (n, d) with n = len(y) >= 1, or noise_var < 0.
+
     Example:
         >>> from localbo.kernels import RBF
         >>> gp = GP(RBF(), np.zeros((1, 2)), np.ones(1), noise_var=0.0)

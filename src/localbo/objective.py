@@ -159,6 +159,7 @@ class NoisyObjective:
 
         Raises:
             BudgetExhausted: counts.sum() exceeds the remaining budget (nothing is counted).
+            ValueError: counts is not one count >= 1 per offset.
         """
         if counts.shape != (len(offsets),) or counts.min(initial=1) < 1:
             raise ValueError(f"need a count >= 1 per offset ({len(offsets)}), got {counts}")

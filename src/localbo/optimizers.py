@@ -4,7 +4,8 @@ An optimizer is a subclass of `Optimizer` with a `name`, a frozen settings datac
 (whose field defaults are the only defaults of its knobs) and one method to implement, `minimize`.
 It may also give a `cost` model, the CPU seconds and memory of one run, which the pipeline's rules
 turn into `runtime` and `mem_mb`, the fewest evaluations a run needs (`min_budget`, which the
-config check enforces), and the noise levels and paths per job Fig. 1 runs it with unless its
+config check enforces), the settings a run at a noise level reads (`settings_read`: a job's params
+hold only those), and the noise levels and paths per job Fig. 1 runs it with unless its
 config section says otherwise. `@register` puts the class in the registry;
 `optimizer_class(name)` finds it, importing `localbo.<name>` (or the module the caller names)
 first, so the pipeline needs no list of methods:

@@ -203,6 +203,32 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     assert set(last["software"]) == {"python", "numpy", "scipy", "blas"}
 
 
+def test_a_part_that_fails_while_its_files_are_written_leaves_the_gallery_as_it_was(
+    tmp_path, monkeypatch
+):
+    """Every file is staged beside its place and renamed at the end: a failure while the configs
+    are copied (after the table and figure are written) changes nothing and leaves no staged
+    file, and the same part is added afterwards."""
+    first = fig1_run(tmp_path / "first", [("local_bo", 1, 0, -0.5)], 3600.0)
+    (first / "figures").mkdir()
+    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
+    gallery = tmp_path / "gallery"
+    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+    snapshot = {f.name: f.read_bytes() for f in gallery.iterdir()}
+    second = fig1_run(tmp_path / "second", [("local_bo", 1, 1, -0.7)], 1800.0)
+
+    def fail(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("localbo.pipeline.gallery.shutil.copyfile", fail)
+    with pytest.raises(OSError, match="disk full"):
+        add_to_gallery(second, gallery, [REPO / "config" / "config.yaml"], REPO)
+    assert {f.name: f.read_bytes() for f in gallery.iterdir()} == snapshot
+    monkeypatch.undo()
+    add_to_gallery(second, gallery, [REPO / "config" / "config.yaml"], REPO)
+    assert [p["runs_added"] for p in load_json(gallery / "provenance.json")["parts"]] == [1, 1]
+
+
 def test_software_records_match_whatever_order_the_blas_libraries_loaded_in():
     here = software()
     assert here["blas"] == ", ".join(sorted(here["blas"].split(", ")))

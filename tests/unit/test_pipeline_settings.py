@@ -15,10 +15,11 @@ from snakemake.utils import update_config, validate
 from localbo.gradient_estimation import TEST_FUNCTIONS
 from localbo.hyperparameters import FIT_STARTS
 from localbo.kernels import KERNELS
-from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES
+from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
 from localbo.pipeline.gradient_estimation import FITS
+from localbo.pipeline.rates import SET_BY_RATES
 from localbo.pipeline.resources import per_attempt
 from localbo.pipeline.sections import ConfigError, as_config
 from localbo.pipeline.settings import default_config, load_settings
@@ -180,6 +181,30 @@ def test_a_method_runs_at_its_own_dims_only():
         load_settings(config)  # not only the schema: an empty list is not "every d"
 
 
+def test_jobs_hold_the_configs_value_of_every_knob_their_runs_read():
+    """A knob left out of a job's params is rebuilt at its default: every knob a run reads must
+    be there, at the config's value (here every local-BO knob off its default)."""
+    knobs = {
+        "min_noise_var": 1e-9, "design_max_iterations": 7, "design_optimize_max_b": 9,
+        "design_perturbation": 0.3, "bfgs_gtol": 1e-5, "schedule": "d_t", "batch_factor": 2.0,
+        "step_rule": "fixed", "step_size": 0.5, "data_window": 3,
+    }  # fmt: skip
+    assert set(knobs) == set(as_config(LocalBOSettings()))
+    config = copy.deepcopy(CONFIG)
+    update_config(config, {"fig1": {"methods": {"local_bo": knobs}}})
+    settings = load_settings(config)
+    for sigma in ("0.0", "0.05"):
+        wildcards = SimpleNamespace(method="local_bo", d="5", sigma=sigma, chunk="0")
+        held = settings.fig1_jobs().run_params(wildcards)["method_settings"]
+        read = LocalBOSettings().read_at(float(sigma))
+        assert held == {k: knobs[k] for k in read}, sigma
+    assert settings.fig3_jobs().model_params()["local_bo"] == {
+        k: knobs[k] for k in LocalBOSettings().read_at(0.0)
+    }
+    rates = settings.rates_jobs().run_params()["local_bo"]
+    assert rates == {k: v for k, v in knobs.items() if k not in SET_BY_RATES}
+
+
 def test_a_method_runs_its_own_path_range_only_with_the_same_job_files():
     """`path_range` (a cell run in parts, paths by paths) selects whole jobs, named as in a run
     of every path, so the parts' runs are those of one run."""
@@ -293,7 +318,7 @@ BAD_CONFIGS = {
     ),
     "local-bo-budget-below-one-gradient": (
         "fig1:\n  methods: {local_bo: {budget: 1}}\n",
-        "fig1.methods.local_bo.budget",
+        "fig1.methods.local_bo.budget: 1 evaluations are below the",
     ),
     "turbo-length-min-above-init": (
         "fig1:\n  methods: {turbo: {length_min: 2.0}}\n",

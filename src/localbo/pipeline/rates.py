@@ -22,9 +22,10 @@ from localbo.pipeline.fig2 import log_grid
 from localbo.pipeline.files import sigma_label
 from localbo.pipeline.sections import as_config
 
-# The local-BO knobs a rates run sets itself, not Fig. 1's: the schedule's batch and data window
-# (`localbo.convergence.schedule_settings`) and the step (scripts/rates_run.py).
-SET_BY_RATES = (*NOISY_KNOBS, "data_window")
+# The local-BO knobs a rates run does not take from Fig. 1: those it sets itself, the schedule's
+# batch and data window (`localbo.convergence.schedule_settings`) and the step
+# (scripts/rates_run.py), and bfgs_gtol, which its driver (`run_noisy`, at every sigma) never reads.
+SET_BY_RATES = (*NOISY_KNOBS, "data_window", "bfgs_gtol")
 
 
 @dataclass(frozen=True)
