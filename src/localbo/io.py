@@ -26,6 +26,8 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     """Yield a temporary path next to `path`; rename it to `path` if the block succeeds.
 
     The temporary name keeps `suffix` (e.g. ".pdf") so writers that infer a format from it work.
+    Its data reach the disk (fsync) before the rename, so a node that loses power after it leaves
+    the whole file or the old one under `path`, not a truncated one.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -34,6 +36,11 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     os.close(fd)
     try:
         yield Path(tmp)
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):

@@ -2,6 +2,7 @@
 
 import os
 import stat
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,6 +34,19 @@ def test_a_failed_write_leaves_nothing_under_either_name(tmp_path):
         tmp.write_text("half")
         raise RuntimeError("killed")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_reaches_the_disk_before_it_takes_its_name(tmp_path, monkeypatch):
+    synced = []
+
+    def fsync(fd):
+        synced.append((os.readlink(f"/proc/self/fd/{fd}"), (tmp_path / "x.json").exists()))
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    save_json(tmp_path / "x.json", {"a": 1})
+    assert len(synced) == 1
+    staged, renamed_already = synced[0]
+    assert Path(staged).name.startswith(".x.json.") and not renamed_already
 
 
 def test_round_trips(tmp_path):
