@@ -4,6 +4,8 @@ Every run draws from `numpy.random.Generator(PCG64(SeedSequence(entropy)))` wher
 the config's base seed followed by the run's coordinates (figure, d, sigma, method, replicate,
 stream name). Strings and floats are turned into integers by SHA-256 of their text, never by
 Python's salted `hash()`, so the same config gives the same numbers on every machine and process.
+A numpy scalar is its Python value (`np.float64(0.05)` names the stream 0.05 names, under numpy 1
+and 2 alike: numpy 2's repr would say "np.float64(0.05)").
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import numpy as np
 
 
 def _as_int(coordinate: int | float | str) -> int:
+    if isinstance(coordinate, np.generic):
+        coordinate = coordinate.item()
     if isinstance(coordinate, bool):
         raise TypeError("booleans are not seed coordinates")
     if isinstance(coordinate, int | np.integer) and coordinate >= 0:
