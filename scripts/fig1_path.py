@@ -3,14 +3,14 @@
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo.kernels import make_kernel
     from localbo.pipeline.fig1_job import path_stream
+    from localbo.pipeline.sections import kernel_of
     from localbo.sample_paths import FourierSamplePath
 
     smk = snakemake  # noqa: F821
     s = smk.params.settings
     d, i = int(smk.wildcards.d), int(smk.wildcards.i)
-    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    kernel = kernel_of(s)
     rng = path_stream(s["seed"], d, i)
     FourierSamplePath.draw(kernel, d, s["num_features"], rng).save(smk.output[0])
     log.info("drew path %d in d = %d with M = %d", i, d, s["num_features"])

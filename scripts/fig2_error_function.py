@@ -5,14 +5,13 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo import error_function as ef
     from localbo.io import save_json, save_npz
-    from localbo.kernels import make_kernel
-    from localbo.pipeline.sections import build
+    from localbo.pipeline.sections import build, kernel_of
     from localbo.seeding import rng_for
 
     smk = snakemake  # noqa: F821
     s = smk.params.settings
     d, b, sigma = int(smk.wildcards.d), int(smk.wildcards.b), float(smk.wildcards.sigma)
-    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    kernel = kernel_of(s)
     settings = build(ef.ErrorFunctionSettings, s["estimate"], "estimate")
     log.info("E_{d=%d, %s, sigma=%g}(b=%d), %s", d, s["kernel"], sigma, b, settings)
     est = ef.estimate_error_function(

@@ -4,16 +4,15 @@
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo.kernels import make_kernel
     from localbo.local_bo import LocalBOSettings, noiseless_design
-    from localbo.pipeline.sections import build
+    from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
     smk = snakemake  # noqa: F821
     s = smk.params.settings
     d = s["d"]
-    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    kernel = kernel_of(s)
     path_rng = rng_for(s["seed"], "fig3", "path", d, s["path_index"])
     FourierSamplePath.draw(kernel, d, s["num_features"], path_rng).save(smk.output.path)
     settings = build(LocalBOSettings, s["local_bo"], "fig1.methods.local_bo")

@@ -12,17 +12,16 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     from localbo.designs import Design
     from localbo.io import save_npz
-    from localbo.kernels import make_kernel
     from localbo.local_bo import LocalBOSettings, run_noiseless_local_bo
     from localbo.objective import Box
-    from localbo.pipeline.sections import build
+    from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
     smk = snakemake  # noqa: F821
     s = smk.params.settings
     d = s["d"]
-    kernel = make_kernel(s["kernel"], s["lengthscale"], s["outputscale"])
+    kernel = kernel_of(s)
     path = FourierSamplePath.load(smk.input.path)
     design = Design.load(smk.input.design)
     settings = build(LocalBOSettings, s["local_bo"], "fig1.methods.local_bo")

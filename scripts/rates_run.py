@@ -16,10 +16,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     from localbo import convergence as cv
     from localbo.io import load_json, save_json, save_npz
-    from localbo.kernels import make_kernel
     from localbo.local_bo import DesignCache, LocalBOSettings
     from localbo.pipeline.rates import evaluation_grid
-    from localbo.pipeline.sections import build
+    from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 
@@ -27,7 +26,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     p = smk.params.settings
     w = smk.wildcards
     d, sigma, schedule, rule = int(w.d), float(w.sigma), w.schedule, w.step
-    kernel = make_kernel(p["kernel"], p["lengthscale"], p["outputscale"])
+    kernel = kernel_of(p)
     local_bo = build(LocalBOSettings, p["local_bo"], "fig1.methods.local_bo")
     base = cv.schedule_settings(schedule, d, local_bo)
     designs = DesignCache(

@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from localbo.kernels import make_kernel
 from localbo.objective import Box
 from localbo.optimizers import Optimizer, optimizer_class, run_on_path
 from localbo.pipeline.finished_runs import FinishedRuns, fingerprint
-from localbo.pipeline.sections import build
+from localbo.pipeline.sections import build, kernel_of
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -73,7 +72,7 @@ def run_chunk(
         and every run's arrays under keys p<i>_<field>: its trace (`Trace.arrays`) and its final x
         (d,).
     """
-    kernel = make_kernel(params["kernel"], params["lengthscale"], params["outputscale"])
+    kernel = kernel_of(params)
     box = Box(params["box"]["lower"], params["box"]["upper"], d)
     optimizer = job_optimizer(method, params)
     method_source = inspect.getsourcefile(type(optimizer))  # a plug-in's lives outside localbo

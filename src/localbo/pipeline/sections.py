@@ -19,6 +19,8 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+from localbo.kernels import Kernel, make_kernel
+
 T = TypeVar("T")
 
 
@@ -123,3 +125,8 @@ def kernel_params(settings: Any) -> dict[str, Any]:
         "lengthscale": settings.lengthscale,
         "outputscale": settings.outputscale,
     }
+
+
+def kernel_of(params: Mapping[str, Any]) -> Kernel:
+    """The kernel that job parameters made by `kernel_params` name."""
+    return make_kernel(params["kernel"], params["lengthscale"], params["outputscale"])
