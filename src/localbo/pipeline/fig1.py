@@ -14,7 +14,7 @@ from typing import Any
 
 from localbo.local_bo import LocalBOSettings
 from localbo.optimizers import Cost, Optimizer, optimizer_class
-from localbo.pipeline.files import sigma_label
+from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params
 
 
@@ -274,9 +274,7 @@ class Fig1Jobs:
 
     def chunks(self, name: str) -> list[list[int]]:
         """Path indices of each job of a method: consecutive blocks of paths_per_job."""
-        size = self.settings.method(name).jobs.paths_per_job
-        n = self.settings.num_paths
-        return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
+        return path_chunks(self.settings.num_paths, self.settings.method(name).jobs.paths_per_job)
 
     def jobs_of(self, name: str) -> list[int]:
         """The chunks a method runs: those within its path range."""

@@ -1,4 +1,4 @@
-"""How pipeline values appear in file names."""
+"""How pipeline values appear in file names, and which paths a job's chunk number stands for."""
 
 
 def sigma_label(sigma: float) -> str:
@@ -9,3 +9,11 @@ def sigma_label(sigma: float) -> str:
         ('0.0', '0.05')
     """
     return repr(float(sigma))
+
+
+def path_chunks(num_paths: int, paths_per_job: int) -> list[list[int]]:
+    """Path indices of each job: consecutive blocks of paths_per_job of paths 0 .. num_paths - 1."""
+    return [
+        list(range(start, min(start + paths_per_job, num_paths)))
+        for start in range(0, num_paths, paths_per_job)
+    ]

@@ -15,7 +15,7 @@ from typing import Any
 
 from localbo.exact_gradient import ExactGradientSettings
 from localbo.pipeline.fig1 import Fig1Jobs
-from localbo.pipeline.files import sigma_label
+from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.sections import as_config
 
 # The Fig. 1 runs each job reads, all at sigma = 0.
@@ -90,8 +90,7 @@ class LandscapeJobs:
 
     def chunks(self) -> list[list[int]]:
         """Path indices of each job: consecutive blocks of paths_per_job."""
-        n, size = self.settings.num_paths, self.settings.paths_per_job
-        return [list(range(start, min(start + size, n))) for start in range(0, n, size)]
+        return path_chunks(self.settings.num_paths, self.settings.paths_per_job)
 
     def run_files(self, pattern: str) -> list[str]:
         """Every job's file, from the rule's output pattern."""
