@@ -17,8 +17,6 @@ JSON files: the tables hold only numbers identical runs reproduce.
 
 from localbo.pipeline.runtime import snakemake_job
 
-METHODS = ["local_bo", "exact_gradient", "exact_bfgs"]
-
 with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
@@ -29,11 +27,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     entries = sorted(
         (e for f in smk.input for e in load_json(f)), key=lambda e: (e["d"], e["path"])
     )
+    methods = list(entries[0]["methods"])  # as landscape_run wrote them, in its order
     population_rows, method_rows = [], []
     for e in entries:
         values = np.asarray(e["values"], dtype=float)
         interior = values[~np.asarray(e["on_boundary"], dtype=bool)]
-        f_best = min(values.min(), *(e["methods"][m]["value"] for m in METHODS))
+        f_best = min(values.min(), *(e["methods"][m]["value"] for m in methods))
         population_rows += [
             {
                 "d": e["d"],
@@ -45,7 +44,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             }
             for j, (v, b) in enumerate(zip(values.tolist(), e["on_boundary"], strict=True))
         ]
-        for m in METHODS:
+        for m in methods:
             sol = e["methods"][m]
             method_rows.append(
                 {
@@ -82,7 +81,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                 "median_gap": float(np.median([r["gap"] for r in pop])),
             }
         )
-        for m in METHODS:
+        for m in methods:
             rows = [r for r in method_rows if r["d"] == d and r["method"] == m]
             q25, q50, q75 = np.percentile([r["percentile"] for r in rows], [25, 50, 75])
             summary.append(
