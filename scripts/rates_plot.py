@@ -28,6 +28,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     dims = sorted({int(r["d"]) for r in rows})
     sigmas = sorted({float(r["sigma"]) for r in rows})
     schedules = list(dict.fromkeys(r["schedule"] for r in rows))
+    step_rules = list(dict.fromkeys(r["step_rule"] for r in rows))  # "fixed" is the theory's
     colors = dict(zip(schedules, sns.color_palette(n_colors=len(schedules)), strict=True))
     labels = {
         "d_plus_1": "$b_t = d + 1$",
@@ -47,7 +48,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         for col, d in enumerate(dims):
             ax = axes[row, col]
             for schedule in schedules:
-                for rule in ("fixed", "normalized"):
+                for rule in step_rules:
                     sel = [
                         r
                         for r in rows
