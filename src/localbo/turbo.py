@@ -111,6 +111,10 @@ class TuRBOSettings:
         """Points of a region's design in dimension d."""
         return 2 * d if self.initial_points is None else self.initial_points
 
+    def failure_limit(self, d: int) -> int:
+        """Steps without improvement that halve the region in dimension d."""
+        return max(4, d) if self.failure_tolerance is None else self.failure_tolerance
+
     def candidate_count(self, d: int) -> int:
         """Thompson candidates per step in dimension d."""
         return min(100 * d, 5000) if self.candidates is None else self.candidates
@@ -212,9 +216,7 @@ def turbo(
     d = box.d
     noise_var = objective.sigma**2 + settings.min_noise_var
     n_init, n_candidates = settings.design_size(d), settings.candidate_count(d)
-    failure_tolerance = (
-        max(4, d) if settings.failure_tolerance is None else settings.failure_tolerance
-    )
+    failure_tolerance = settings.failure_limit(d)
     prob = min(settings.perturbation_dims / d, 1.0)
     trace = Trace(progress_every=PROGRESS_EVERY)
     best_x, best_y = box.project(np.array(x0, dtype=float)), math.inf

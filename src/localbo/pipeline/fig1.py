@@ -15,7 +15,7 @@ from typing import Any
 from localbo.local_bo import LocalBOSettings
 from localbo.optimizers import Cost, Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
-from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params
+from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params, knobs
 
 
 @dataclass(frozen=True)
@@ -201,11 +201,12 @@ class Fig1Settings:
             errors.append("fig1.methods: no method to run (every section is null)")
         for name, m in self.methods.methods.items():
             d, budget = max(self.dims_of(name), default=1), self.budget_of(name)
-            if budget < m.optimizer.min_budget(d):
+            needed = m.optimizer.min_budget(d)
+            if budget < needed:
                 key = "fig1.budget" if m.jobs.budget is None else f"fig1.methods.{name}.budget"
                 errors.append(
-                    f"{key}: {budget} evaluations are below the {m.optimizer.min_budget(d)} a "
-                    f"run of {name} needs in d = {d}"
+                    f"{key}: {budget} evaluations are below the {needed} a run of {name} "
+                    f"needs in d = {d}"
                 )
             if m.jobs.dims == ():
                 errors.append(
@@ -244,18 +245,6 @@ class Fig1Settings:
                 f"paths_per_job ({size}), or stop = fig1.num_paths"
             ]
         return []
-
-
-def budget_pays_one_gradient(
-    budget: int, d: int, where: str, key: str = "fig1.budget"
-) -> list[str]:
-    """The budget `key` must pay for one local-BO gradient (d + 1 evaluations) in dimension d."""
-    if budget < d + 1:
-        return [
-            f"{key}: {budget} evaluations cannot pay for one local-BO gradient in "
-            f"{where} = {d} (needs d + 1 = {d + 1})"
-        ]
-    return []
 
 
 class Fig1Jobs:
@@ -308,15 +297,15 @@ class Fig1Jobs:
         """What one job depends on: the kernel, budget, box and the knobs its own method reads
         at its noise level only."""
         m = self.settings.method(wildcards.method)
-        read = m.optimizer.settings_read(float(wildcards.sigma))
-        knobs = as_config(m.optimizer.settings)
         return {
             **self.path_params(),
             "budget": self.settings.budget_of(m.name),
             "box": as_config(self.settings.box),
             "paths": self.chunks(m.name)[int(wildcards.chunk)],
             "module": m.jobs.module,
-            "method_settings": {k: v for k, v in knobs.items() if read is None or k in read},
+            "method_settings": knobs(
+                m.optimizer.settings, m.optimizer.settings_read(float(wildcards.sigma))
+            ),
         }
 
     def labels(self) -> dict[str, str]:

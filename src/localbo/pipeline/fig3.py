@@ -10,8 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from localbo.pipeline.fig1 import Fig1Jobs, budget_pays_one_gradient
-from localbo.pipeline.sections import as_config
+from localbo.local_bo import LocalBO
+from localbo.pipeline.fig1 import Fig1Jobs
+from localbo.pipeline.sections import as_config, knobs
 
 
 @dataclass(frozen=True)
@@ -53,7 +54,13 @@ class Fig3Jobs:
     def check(self) -> list[str]:
         """Fig. 3 runs local BO with its Fig. 1 budget in its own dimension."""
         budget, key = self.fig1.settings.local_bo_budget()
-        return budget_pays_one_gradient(budget, self.settings.d, "fig3.d", key)
+        needed = LocalBO(self.fig1.settings.local_bo_settings()).min_budget(self.settings.d)
+        if budget < needed:
+            return [
+                f"{key}: {budget} evaluations cannot pay for one local-BO gradient in fig3.d = "
+                f"{self.settings.d} (needs {needed})"
+            ]
+        return []
 
     @property
     def budget(self) -> int:
@@ -65,17 +72,13 @@ class Fig3Jobs:
 
     def model_params(self, wildcards: Any = None) -> dict[str, Any]:
         """Kernel, features and local-BO knobs shared with Fig. 1 (the paper: same settings)."""
+        local_bo = self.fig1.settings.local_bo_settings()
         return {
             **self.fig1.path_params(),
             "d": self.settings.d,
             "path_index": self.settings.path_index,
-            "local_bo": self.local_bo_knobs(),
+            "local_bo": knobs(local_bo, local_bo.read_at(0.0)),  # Fig. 3's runs are noiseless
         }
-
-    def local_bo_knobs(self) -> dict[str, Any]:
-        """Fig. 1's local-BO knobs that a noiseless run reads (Fig. 3's runs are noiseless)."""
-        settings = self.fig1.settings.local_bo_settings()
-        return {k: v for k, v in as_config(settings).items() if k in settings.read_at(0.0)}
 
     def chunk_params(self, wildcards: Any) -> dict[str, Any]:
         start = int(wildcards.chunk) * self.settings.chunk_size

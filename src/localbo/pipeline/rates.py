@@ -10,7 +10,7 @@ sigma = 0 runs Corollary 1's b_t = d + 1; sigma > 0 runs each of `schedules`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 import numpy as np
@@ -20,12 +20,13 @@ from localbo.local_bo import BATCH_SCHEDULES, NOISY_KNOBS, STEP_RULES, LocalBOSe
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.fig2 import log_grid
 from localbo.pipeline.files import sigma_label
-from localbo.pipeline.sections import as_config
+from localbo.pipeline.sections import as_config, knobs
 
 # The local-BO knobs a rates run does not take from Fig. 1: those it sets itself, the schedule's
 # batch and data window (`localbo.convergence.schedule_settings`) and the step
 # (scripts/rates_run.py), and bfgs_gtol, which its driver (`run_noisy`, at every sigma) never reads.
 SET_BY_RATES = (*NOISY_KNOBS, "data_window", "bfgs_gtol")
+TAKEN_FROM_FIG1 = tuple(f.name for f in fields(LocalBOSettings) if f.name not in SET_BY_RATES)
 
 
 @dataclass(frozen=True)
@@ -139,11 +140,7 @@ class RatesJobs:
             "box": as_config(self.fig1.settings.box),
             "grid_per_decade": s.grid_per_decade,
             "normalized_step_size": s.normalized_step_size,
-            "local_bo": {
-                k: v
-                for k, v in as_config(self.fig1.settings.local_bo_settings()).items()
-                if k not in SET_BY_RATES
-            },
+            "local_bo": knobs(self.fig1.settings.local_bo_settings(), TAKEN_FROM_FIG1),
         }
 
     def run_runtime(self, wildcards: Any) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
 from localbo.kernels import Kernel, make_kernel
@@ -115,6 +115,13 @@ def as_config(settings: Any) -> Any:
     if isinstance(settings, Mapping):
         return {k: as_config(v) for k, v in settings.items()}
     return settings
+
+
+def knobs(settings: Any, only: Collection[str] | None = None) -> dict[str, Any]:
+    """`as_config` of a settings dataclass, restricted to the fields `only` names (None: all):
+    the knobs a job's params hold."""
+    config = as_config(settings)
+    return config if only is None else {k: v for k, v in config.items() if k in only}
 
 
 def kernel_params(settings: Any) -> dict[str, Any]:
