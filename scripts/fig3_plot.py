@@ -4,19 +4,16 @@ restarts, ours beside the paper's published curve (right)."""
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    import csv
-
     import matplotlib.pyplot as plt
     import numpy as np
     import seaborn as sns
 
+    from localbo.io import load_csv
     from localbo.plotting import save_figure, set_style
 
     smk = snakemake  # noqa: F821
-    with open(smk.input.runs) as handle:
-        values = np.array([float(r["value"]) for r in csv.DictReader(handle)])
-    with open(smk.input.best) as handle:
-        rows = list(csv.DictReader(handle))
+    values = np.array([float(r["value"]) for r in load_csv(smk.input.runs)])
+    rows = load_csv(smk.input.best)
     best = {key: np.array([float(r[key]) for r in rows]) for key in rows[0]}
 
     set_style()

@@ -5,11 +5,9 @@ value after k restarts beside the paper's published curve (results/fig3/best_aft
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    import csv
-
     import numpy as np
 
-    from localbo.io import load_npz, save_csv
+    from localbo.io import load_csv, load_npz, save_csv
     from localbo.restarts import best_after_restarts
     from localbo.seeding import rng_for
 
@@ -26,8 +24,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     best = best_after_restarts(
         runs["value"], p.max_restarts, p.orderings, p.band, rng_for(p.seed, "fig3", "orderings")
     )
-    with open(smk.input.published) as handle:
-        published = {int(r["restarts"]): r for r in csv.DictReader(handle)}
+    published = {int(r["restarts"]): r for r in load_csv(smk.input.published)}
     rows = []
     for i, k in enumerate(best.restarts):
         paper = published.get(int(k), {})

@@ -4,22 +4,16 @@ that agrees with it and a verdict (localbo.pipeline.paper_comparison)."""
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    import csv
-
-    from localbo.io import save_csv
+    from localbo.io import load_csv, save_csv
     from localbo.pipeline.paper_comparison import COLUMNS, compare, ours
 
     smk = snakemake  # noqa: F821
 
-    def rows(path):
-        with open(path) as handle:
-            return list(csv.DictReader(handle))
-
     values = ours(
-        rows(smk.input.fig1),
-        rows(smk.input.fig2),
-        rows(smk.input.fig3),
-        rows(smk.input.gradient_estimation),
+        load_csv(smk.input.fig1),
+        load_csv(smk.input.fig2),
+        load_csv(smk.input.fig3),
+        load_csv(smk.input.gradient_estimation),
     )
     table = compare(values, smk.params.comparable)
     save_csv(smk.output[0], table, COLUMNS)

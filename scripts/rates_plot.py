@@ -8,22 +8,19 @@ for the plateaus of d log^2 t and a constant batch)."""
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    import csv
-
     import matplotlib.pyplot as plt
     import numpy as np
     import seaborn as sns
 
+    from localbo.io import load_csv
     from localbo.plotting import save_figure, set_style
 
     smk = snakemake  # noqa: F821
-    with open(smk.input.curves) as handle:
-        rows = list(csv.DictReader(handle))
-    with open(smk.input.slopes) as handle:
-        slopes = {
-            (int(r["d"]), float(r["sigma"]), r["schedule"], r["step_rule"]): r
-            for r in csv.DictReader(handle)
-        }
+    rows = load_csv(smk.input.curves)
+    slopes = {
+        (int(r["d"]), float(r["sigma"]), r["schedule"], r["step_rule"]): r
+        for r in load_csv(smk.input.slopes)
+    }
     set_style()
     dims = sorted({int(r["d"]) for r in rows})
     sigmas = sorted({float(r["sigma"]) for r in rows})

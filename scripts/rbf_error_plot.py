@@ -6,13 +6,11 @@ log-log."""
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    import csv
-
+    from localbo.io import load_csv
     from localbo.plotting import ESTIMATE, Curve, error_function_panels, save_figure, set_style
 
     smk = snakemake  # noqa: F821
-    with open(smk.input[0]) as handle:
-        rows = list(csv.DictReader(handle))
+    rows = load_csv(smk.input[0])
     set_style()
     curves = [
         ESTIMATE,

@@ -106,10 +106,11 @@ def save_csv(path: str | Path, rows: list[dict[str, Any]], columns: list[str]) -
     _write_text(path, write)
 
 
-def load_csv(path: str | Path) -> list[dict[str, str]]:
-    """The rows of a CSV file with a header, as strings (`save_csv` writes them back unchanged)."""
+def load_csv(path: str | Path, delimiter: str = ",") -> list[dict[str, str]]:
+    """The rows of a CSV file with a header, as strings (`save_csv` writes them back unchanged);
+    `delimiter` "\t" reads a TSV such as Snakemake's benchmark files."""
     with open(path, newline="") as handle:
-        return list(csv.DictReader(handle))
+        return list(csv.DictReader(handle, delimiter=delimiter))
 
 
 def _csv_field(value: Any) -> str:

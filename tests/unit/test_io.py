@@ -7,7 +7,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from localbo.io import atomic_path, load_json, load_npz, save_csv, save_json, save_npz
+from localbo.io import (
+    atomic_path,
+    load_csv,
+    load_json,
+    load_npz,
+    save_csv,
+    save_json,
+    save_npz,
+)
 
 
 @pytest.fixture
@@ -54,3 +62,14 @@ def test_round_trips(tmp_path):
     assert load_json(tmp_path / "a.json") == {"a": 0.1, "b": [1, 2]}
     save_npz(tmp_path / "a.npz", x=np.eye(2))
     np.testing.assert_array_equal(load_npz(tmp_path / "a.npz")["x"], np.eye(2))
+
+
+def test_csv_rows_come_back_as_written_and_a_tsv_reads_by_its_delimiter(tmp_path):
+    rows = [{"name": 'a, "b"', "value": 0.1}, {"name": "c\nd", "value": 2}]
+    save_csv(tmp_path / "t.csv", rows, ["name", "value"])
+    assert load_csv(tmp_path / "t.csv") == [
+        {"name": 'a, "b"', "value": "0.1"},
+        {"name": "c\nd", "value": "2"},
+    ]
+    (tmp_path / "b.tsv").write_text("s\tcpu_time\n1.5\t2.25\n")
+    assert load_csv(tmp_path / "b.tsv", delimiter="\t") == [{"s": "1.5", "cpu_time": "2.25"}]

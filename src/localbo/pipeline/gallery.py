@@ -37,7 +37,6 @@ replaced runs' included.
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
 import hashlib
 import math
@@ -85,8 +84,7 @@ def job_cpu_seconds(run: Path, tsv: Path) -> float:
     measure, counts nothing). A Fig. 1 run job's TSV measures its last attempt only, so the CPU
     its runs spent in earlier attempts (each run's `cpu_seconds_before` in the job's summary
     file; none in summaries made before it was recorded) is added."""
-    with open(tsv) as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
+    rows = load_csv(tsv, delimiter="\t")
     seconds = sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
     job = tsv.relative_to(run / "benchmarks")
     if job.parts[0] == RESUMED_RULE:
