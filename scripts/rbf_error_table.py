@@ -10,6 +10,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
     from localbo import error_function as ef
+    from localbo.convergence import log_log_slope
     from localbo.io import load_json, save_csv
     from localbo.pipeline.fig2 import estimates_by_panel
 
@@ -50,10 +51,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             ]
             if len(sel) < 2:
                 continue
-            x = np.log10([r[x_key] for r in sel])
             row = {"panel": panel, "variable": x_key, "sigma": sigma, "points": len(sel)}
             for key in ("estimate", "lambert_bound", "taylor_bound"):
-                row[f"{key}_slope"] = float(np.polyfit(x, np.log10([r[key] for r in sel]), 1)[0])
+                row[f"{key}_slope"] = log_log_slope([r[x_key] for r in sel], [r[key] for r in sel])
             ratios = [r["ratio"] for r in sel]
             row["ratio_min"], row["ratio_max"] = min(ratios), max(ratios)
             slopes.append(row)

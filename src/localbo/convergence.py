@@ -9,12 +9,15 @@ eta = 1 / L and the GP's gradient estimate g_t from a batch of b_t evaluations:
 
 `rate_run` runs the algorithm as analysed: unconstrained (the theorems assume interior iterates),
 each gradient from its own batch only, designs computed once per batch size (`DesignCache`).
-`fit_slope` measures the log-log slope of the running minimum over a decade of evaluations.
+`fit_slope` measures the log-log slope (`log_log_slope`) of the running minimum over a decade of
+evaluations.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import math
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -96,6 +99,21 @@ def running_min_on_grid(
     return np.where(last >= 0, running[np.maximum(last, 0)], np.nan)
 
 
+def log_log_slope(x: Iterable[float], y: Iterable[float]) -> float:
+    """Least-squares slope of log10 y against log10 x: the exponent of a power law y ~ x^p
+    (NaN for fewer than two distinct x).
+
+    Example:
+        >>> round(log_log_slope([1, 10, 100], [5.0, 5.0 / 10**0.5, 5.0 / 10]), 12)
+        -0.5
+    """
+    lx = np.log10(np.asarray(list(x), dtype=float))
+    ly = np.log10(np.asarray(list(y), dtype=float))
+    if np.unique(lx).size < 2:
+        return math.nan
+    return float(np.polyfit(lx, ly, 1)[0])
+
+
 def fit_slope(n: np.ndarray, values: np.ndarray, n_end: float) -> float:
     """Least-squares slope of log10(values) against log10(n) over the decade [n_end / 10, n_end].
 
@@ -108,7 +126,7 @@ def fit_slope(n: np.ndarray, values: np.ndarray, n_end: float) -> float:
     keep = (n >= n_end / 10) & (n <= n_end) & np.isfinite(values) & (values > 0)
     if keep.sum() < 3:
         return float("nan")
-    return float(np.polyfit(np.log10(n[keep]), np.log10(values[keep]), 1)[0])
+    return log_log_slope(n[keep], values[keep])
 
 
 def fit_end(n: np.ndarray, values: np.ndarray, floor: float) -> float:

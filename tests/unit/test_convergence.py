@@ -1,6 +1,7 @@
 """Empirical rates: the driver, the running minimum on a grid, the slope fit and the bound."""
 
 import dataclasses
+import math
 
 import numpy as np
 import pytest
@@ -114,3 +115,11 @@ def test_a_rates_run_sets_every_knob_it_does_not_take_from_fig1():
                 for base in (LocalBOSettings(), LocalBOSettings(**other))
             ]
             assert runs[0] == runs[1], (schedule, rule)
+
+
+def test_slope_fit_recovers_a_known_exponent():
+    rng = np.random.default_rng(0)
+    b = np.geomspace(20, 1e4, 10)
+    e = 3.0 * b**-0.56 * np.exp(1e-3 * rng.standard_normal(10))
+    assert cv.log_log_slope(b, e) == pytest.approx(-0.56, abs=2e-3)
+    assert math.isnan(cv.log_log_slope([5, 5], [1.0, 2.0]))

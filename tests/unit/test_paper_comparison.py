@@ -4,7 +4,6 @@ import csv
 import math
 from pathlib import Path
 
-import numpy as np
 import pytest
 import yaml
 from snakemake.utils import update_config, validate
@@ -13,7 +12,6 @@ from localbo.pipeline.paper_comparison import (
     CLAIMS,
     comparable_sections,
     compare,
-    log_log_slope,
     ours,
 )
 from localbo.pipeline.settings import load_settings
@@ -28,14 +26,6 @@ def settings_of(*overrides):
     validate(config, str(REPO / "config" / "schemas" / "config.schema.yaml"))
     s = load_settings(config)
     return comparable_sections(s.fig1, s.fig2, s.fig3, s.gradient_estimation)
-
-
-def test_slope_fit_recovers_a_known_exponent():
-    rng = np.random.default_rng(0)
-    b = np.geomspace(20, 1e4, 10)
-    e = 3.0 * b**-0.56 * np.exp(1e-3 * rng.standard_normal(10))
-    assert log_log_slope(b, e) == pytest.approx(-0.56, abs=2e-3)
-    assert math.isnan(log_log_slope([5, 5], [1.0, 2.0]))
 
 
 def test_paper_scale_is_comparable_and_the_quick_run_is_not():

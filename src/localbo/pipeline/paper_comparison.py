@@ -14,12 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from localbo.convergence import log_log_slope
 from localbo.local_bo import LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
@@ -177,19 +177,6 @@ CLAIMS: tuple[Claim, ...] = (
         "noisy queries (sigma = 0.01) of another draw: <= 0.1",
     ),
 )
-
-
-def log_log_slope(x: Iterable[float], y: Iterable[float]) -> float:
-    """Least-squares slope of log y against log x (NaN for fewer than two distinct x).
-
-    Example:
-        >>> round(log_log_slope([1, 10, 100], [5.0, 5.0 / 10**0.5, 5.0 / 10]), 12)
-        -0.5
-    """
-    lx, ly = np.log(np.asarray(list(x), dtype=float)), np.log(np.asarray(list(y), dtype=float))
-    if np.unique(lx).size < 2:
-        return math.nan
-    return float(np.polyfit(lx, ly, 1)[0])
 
 
 def _float(row: dict[str, str], key: str) -> float:
