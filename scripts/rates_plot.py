@@ -12,6 +12,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
     import seaborn as sns
 
+    from localbo.convergence import SCHEDULE_LABELS
     from localbo.io import load_csv
     from localbo.plotting import save_figure, set_style
 
@@ -27,13 +28,6 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     schedules = list(dict.fromkeys(r["schedule"] for r in rows))
     step_rules = list(dict.fromkeys(r["step_rule"] for r in rows))  # "fixed" is the theory's
     colors = dict(zip(schedules, sns.color_palette(n_colors=len(schedules)), strict=True))
-    labels = {
-        "d_plus_1": "$b_t = d + 1$",
-        "d_log2_t": "$b_t = d \\log^2 t$",
-        "d_t": "$b_t = d t$",
-        "d_t2": "$b_t = d t^2$",
-        "constant": "$b_t = d$",
-    }
     fig, axes = plt.subplots(
         len(sigmas),
         len(dims),
@@ -58,9 +52,14 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                         continue
                     n = np.array([int(r["n"]) for r in sel])
                     median = np.array([float(r["median"]) for r in sel])
-                    label = labels.get(schedule, schedule)
                     if rule == "fixed":
-                        ax.plot(n, median, color=colors[schedule], lw=1.5, label=label)
+                        ax.plot(
+                            n,
+                            median,
+                            color=colors[schedule],
+                            lw=1.5,
+                            label=SCHEDULE_LABELS[schedule],
+                        )
                         ax.fill_between(
                             n,
                             [float(r["q25"]) for r in sel],

@@ -35,6 +35,14 @@ THEORY_EXPONENTS = {
     "d_t2": -1.0 / 3.0,
     "constant": 0.0,
 }
+# each schedule's b_t as the figures write it (matplotlib mathtext)
+SCHEDULE_LABELS = {
+    NOISELESS_SCHEDULE: "$b_t = d + 1$",
+    "d_log2_t": "$b_t = d \\log^2 t$",
+    "d_t": "$b_t = d t$",
+    "d_t2": "$b_t = d t^2$",
+    "constant": "$b_t = d$",
+}
 
 
 def schedule_settings(schedule: str, d: int, settings: LocalBOSettings) -> LocalBOSettings:

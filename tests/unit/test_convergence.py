@@ -8,7 +8,7 @@ import pytest
 
 from localbo import convergence as cv
 from localbo.kernels import RBF
-from localbo.local_bo import DesignCache, LocalBOSettings, batch_size
+from localbo.local_bo import BATCH_SCHEDULES, DesignCache, LocalBOSettings, batch_size
 from localbo.objective import Box
 from localbo.pipeline.rates import SET_BY_RATES, evaluation_grid
 from localbo.sample_paths import FourierSamplePath
@@ -123,3 +123,11 @@ def test_slope_fit_recovers_a_known_exponent():
     e = 3.0 * b**-0.56 * np.exp(1e-3 * rng.standard_normal(10))
     assert cv.log_log_slope(b, e) == pytest.approx(-0.56, abs=2e-3)
     assert math.isnan(cv.log_log_slope([5, 5], [1.0, 2.0]))
+
+
+def test_every_rates_schedule_has_an_exponent_and_a_label():
+    """The rates run local BO's batch schedules and Corollary 1's b_t = d + 1; each needs the
+    theory's exponent (the table) and its formula (the figure)."""
+    schedules = {*BATCH_SCHEDULES, cv.NOISELESS_SCHEDULE}
+    assert set(cv.THEORY_EXPONENTS) == schedules
+    assert set(cv.SCHEDULE_LABELS) == schedules
