@@ -372,3 +372,19 @@ def test_resources_grow_with_the_attempt():
     first, second = per_attempt(fig2.mem_mb)(wildcards, 1), per_attempt(fig2.mem_mb)(wildcards, 2)
     assert second == 2 * first > 0
     assert per_attempt(10)(wildcards, 3) == 30
+
+
+def test_fig3_asks_for_more_time_when_its_runs_grow():
+    """A Fig. 3 chunk's runtime follows fig3.d, Fig. 1's local-BO budget and the features; the
+    paper's settings ask for the 9 minutes measured chunks fit in (250 runs of under 1 s)."""
+
+    def minutes(**changes):
+        config = copy.deepcopy(CONFIG)
+        update_config(config, changes)
+        validate(config, str(SCHEMA))
+        return load_settings(config).fig3_jobs().runtime(None)
+
+    assert minutes() == 9
+    assert minutes(fig1={"budget": 50000}) == 46
+    assert minutes(fig1={"num_features": 8192}) == 13
+    assert minutes(fig3={"d": 200}) == 13

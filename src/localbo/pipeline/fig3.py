@@ -99,6 +99,10 @@ class Fig3Jobs:
         }
 
     def runtime(self, wildcards: Any) -> int:
-        """Minutes: measured 0.13-0.3 s per d = 100 run at budget 5000 (benchmarks/restart_chunk),
-        scaled with d; 1 s per run is reserved for a busy node."""
-        return int(5 + self.settings.chunk_size * 1.0 * self.settings.d / 100 / 60)
+        """Minutes: measured 0.13-0.3 s per noiseless run at d = 100, budget 5000 and 4096
+        features (benchmarks/restart_chunk); 1 s per run is reserved for a busy node, scaled
+        linearly in d, the budget and the features (the runs' steps grow with the budget, each
+        path evaluation is O(M d)), plus 5."""
+        scale = (self.settings.d / 100) * (self.budget / 5000)
+        scale *= self.fig1.settings.num_features / 4096
+        return int(5 + self.settings.chunk_size * 1.0 * scale / 60)
