@@ -11,6 +11,7 @@ import pytest
 from localbo.gp import GP
 from localbo.kernels import RBF
 from localbo.mpd import (
+    MPD,
     DownhillQuadratic,
     MPDSettings,
     descent,
@@ -176,3 +177,10 @@ def test_a_move_that_cycles_ends_where_walking_every_sub_step_ends(max_substeps,
     assert end.tobytes() == walked.tobytes()
     assert descent(*gradient_posterior(gp, walked))[1] > settings.min_probability  # it cycles
     assert len(calls) < 60
+
+
+def test_the_cost_model_follows_the_restarts():
+    """Each restart is an L-BFGS-B run of the acquisition: twice the restarts, twice the time
+    (the 1 s of start-up aside)."""
+    default, doubled = MPD().cost(50, 5000).seconds, MPD(MPDSettings(restarts=10)).cost(50, 5000)
+    assert doubled.seconds - 1.0 == pytest.approx(2 * (default - 1.0), rel=1e-12)
