@@ -159,3 +159,19 @@ def test_the_budget_is_spent_exactly_even_inside_a_design(budget):
     objective = NoisyObjective(path, 0.1, budget, rng_for(65, "noise"))
     result = turbo(objective, RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(66))
     assert result.evaluations == budget
+
+
+def test_every_thompson_draw_uses_the_configured_feature_count(monkeypatch):
+    """`thompson_features` reaches each step's draw (a run at another count differs)."""
+    counts = []
+
+    def counting(gp, C, rng, num_features):
+        counts.append(num_features)
+        return thompson_values(gp, C, rng, num_features)
+
+    monkeypatch.setattr(localbo.turbo, "thompson_values", counting)
+    path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(69, "path"))
+    objective = NoisyObjective(path, 0.0, 30)
+    settings = TuRBOSettings(thompson_features=37)
+    turbo(objective, RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(70), settings)
+    assert counts == [37] * (30 - settings.design_size(2))
