@@ -8,6 +8,8 @@ import pytest
 import yaml
 from snakemake.utils import update_config, validate
 
+from localbo.gradient_estimation import PAPER_ESTIMATES
+from localbo.pipeline.gradient_estimation import Cases
 from localbo.pipeline.paper_comparison import (
     CLAIMS,
     comparable_sections,
@@ -69,12 +71,12 @@ def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
         "paper_grad_2": "1.053",
     }
     values = table(fig2=fig2, cases=[case])
-    assert values[CLAIMS[2].quantity] == [
+    assert values["fig2_slope_in_b"] == [
         ("sigma = 0.1", pytest.approx(-0.6)),
         ("sigma = 1.0", pytest.approx(-0.6)),
     ]
-    assert values[CLAIMS[10].quantity] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
-    assert math.isnan(values[CLAIMS[7].quantity][0][1])  # no quadratic_n5 row
+    assert values["l1_n10"] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
+    assert "quadratic_n5" not in values  # no row, so its claim is "missing"
 
 
 def test_fig3_claims_are_the_published_curve():
@@ -89,3 +91,29 @@ def test_a_figure_without_rows_is_missing_not_dropped():
     rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
     assert {r["quantity"] for r in rows} == {c.quantity for c in CLAIMS}
     assert {r["verdict"] for r in rows} == {"missing"}
+
+
+def test_each_claim_takes_its_own_value_whatever_the_order():
+    """Values go to claims by key: a claim keeps its value when the list is reordered."""
+    keys = [c.key for c in CLAIMS]
+    assert len(set(keys)) == len(keys)
+    fig3 = [{"restarts": str(k), "median": str(-18.0 - k / 1000)} for k in (1, 10, 100)]
+    values = table(fig3=fig3)
+    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
+    ours_of = {r["quantity"]: r["ours"] for r in rows}
+    for claim in CLAIMS:
+        if claim.key.startswith("fig3_best_of_"):
+            k = int(claim.key.removeprefix("fig3_best_of_"))
+            assert ours_of[claim.quantity] == -18.0 - k / 1000
+
+
+def test_gradient_claims_state_the_papers_estimate_of_their_case():
+    """Each gradient-estimation claim's key is a case of the default config, and the numbers
+    it quotes are `PAPER_ESTIMATES` of that case's setting."""
+    cases = Cases().cases
+    for claim in CLAIMS:
+        if claim.figure != "gradient_estimation":
+            continue
+        case = cases[claim.key]
+        quoted = tuple(float(v) for v in claim.paper.strip("()").split(","))
+        assert quoted == PAPER_ESTIMATES[case.function, case.x, case.n], claim.key

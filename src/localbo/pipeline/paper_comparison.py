@@ -36,6 +36,9 @@ class Claim:
     Attributes:
         figure: the config section whose run produces it ("fig1", "fig2", "fig3",
             "gradient_estimation"), which decides whether the run is comparable.
+        key: which of this run's values (`ours`) it is compared with: "fig1_median",
+            "fig1_grid_size", "fig2_slope_in_b", "fig2_slope_in_d", "fig3_best_of_K" (K
+            restarts), or a gradient-estimation case's name.
         quantity: what is compared (the row's name).
         where: the place in the paper.
         paper: the paper's value, as it states it.
@@ -44,6 +47,7 @@ class Claim:
     """
 
     figure: str
+    key: str
     quantity: str
     where: str
     paper: str
@@ -63,6 +67,7 @@ FIG3_TOLERANCE = 0.5  # one path of another draw: the path-to-path spread is not
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         "fig1",
+        "fig1_median",
         "median local solution, sigma = 0, d = 50",
         "section 3, text beside Fig. 1",
         "-12.9",
@@ -71,6 +76,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig1",
+        "fig1_grid_size",
         "log10 grid size matching that median (Remark 1)",
         "section 3, text beside Fig. 1",
         "at least 10^36",
@@ -80,6 +86,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig2",
+        "fig2_slope_in_b",
         "slope of log E in log b (panel a)",
         "section 6.1 and Fig. 2 caption: magnitude 'slightly larger than 1/2'",
         "< -0.5",
@@ -89,6 +96,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig2",
+        "fig2_slope_in_d",
         "slope of log E in log d (panel b)",
         "section 6.1: d^{3/2} 'quite tight' (Fig. 2 caption: 'seems to be tight')",
         "1.5",
@@ -98,6 +106,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig3",
+        "fig3_best_of_1",
         "median single local solution (k = 1)",
         "Fig. 3 right, published curve",
         "-18.30",
@@ -106,6 +115,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig3",
+        "fig3_best_of_10",
         "median best of 10 restarts",
         "Fig. 3 right, published curve",
         "-18.93",
@@ -114,6 +124,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "fig3",
+        "fig3_best_of_100",
         "median best of 100 restarts",
         "Fig. 3 right, published curve",
         "-19.33",
@@ -122,6 +133,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "quadratic_n5",
         "quadratic_n5: distance of grad mu(0, 1) to the paper's (0.039, 1.018)",
         "Fig. 4 (a) caption",
         "(0.039, 1.018)",
@@ -131,6 +143,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "l1_n5",
         "l1_n5: distance of grad mu(0, 1) to the paper's (0.005, 0.318)",
         "Fig. 4 (b) caption",
         "(0.005, 0.318)",
@@ -142,6 +155,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "l1_n5_paper_fit",
         "l1_n5_paper_fit: the same, ML-II fitted as the paper's code fits",
         "Fig. 4 (b) caption",
         "(0.005, 0.318)",
@@ -152,6 +166,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "l1_n10",
         "l1_n10: distance of grad mu(0, 1) to the paper's (-0.031, 1.053)",
         "Fig. 4 (c) caption",
         "(-0.031, 1.053)",
@@ -161,6 +176,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "relu_n2",
         "relu_n2: distance of mu'(0) to the paper's 2.06e-5",
         "appendix, ReLU figure (a)",
         "2.06e-5",
@@ -170,6 +186,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
+        "relu_n4",
         "relu_n4: distance of mu'(0) to the paper's 0.49",
         "appendix, ReLU figure (b)",
         "0.49",
@@ -190,11 +207,13 @@ def ours(
     fig3_best: list[dict[str, str]],
     gradient_estimation: list[dict[str, str]],
 ) -> dict[str, list[tuple[str, float]]]:
-    """This run's values of every claim (by quantity), from the pipeline's CSV tables as rows.
+    """This run's values, from the pipeline's CSV tables as rows, by the keys claims name
+    (`Claim.key`).
 
     Returns:
-        Per claim, (where, value) pairs: the slopes of Fig. 2 one per noise level ("sigma =
-        ..."), every other claim one ("", NaN where the run has no such number).
+        Per key, (where, value) pairs: the slopes of Fig. 2 one per noise level ("sigma =
+        ..."), every other value one ("", NaN where the run has no such number). A key the
+        run has no rows for is absent.
     """
     local = [
         _float(r, "value")
@@ -203,7 +222,6 @@ def ours(
     ]
     median = float(np.median(local)) if local else math.nan
     best = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
-    cases = {r["case"]: r for r in gradient_estimation}
 
     def slopes(panel: str, axis: str) -> list[tuple[str, float]]:
         rows = [r for r in fig2 if r["panel"] == panel]
@@ -220,29 +238,25 @@ def ours(
             for s in sorted({r["sigma"] for r in rows}, key=float)
         ]
 
-    def distance(case: str) -> float:
-        row = cases.get(case)
-        if row is None:
-            return math.nan
+    def distance(row: dict[str, str]) -> float | None:
+        """||our estimate - the paper's||, None for a case the paper reports nothing of."""
         grads = [k for k in row if k.startswith("grad_") and row[k] != ""]
+        if any(row.get("paper_" + k, "") == "" for k in grads):
+            return None
         ours_g = np.array([_float(row, k) for k in grads])
         paper_g = np.array([_float(row, "paper_" + k) for k in grads])
         return float(np.linalg.norm(ours_g - paper_g))
 
-    values = [
-        [("", median)],
-        [("", median**2 / (2 * math.log(10)) if median < 0 else math.nan)],
-        slopes("a", "b"),
-        slopes("b", "d"),
-        [("", best.get(1, math.nan))],
-        [("", best.get(10, math.nan))],
-        [("", best.get(100, math.nan))],
-        *(
-            [("", distance(case))]
-            for case in ("quadratic_n5", "l1_n5", "l1_n5_paper_fit", "l1_n10", "relu_n2", "relu_n4")
-        ),
-    ]
-    return {claim.quantity: v for claim, v in zip(CLAIMS, values, strict=True)}
+    distances = {r["case"]: distance(r) for r in gradient_estimation}
+
+    return {
+        "fig1_median": [("", median)],
+        "fig1_grid_size": [("", median**2 / (2 * math.log(10)) if median < 0 else math.nan)],
+        "fig2_slope_in_b": slopes("a", "b"),
+        "fig2_slope_in_d": slopes("b", "d"),
+        **{f"fig3_best_of_{k}": [("", value)] for k, value in best.items()},
+        **{case: [("", value)] for case, value in distances.items() if value is not None},
+    }
 
 
 def compare(
@@ -256,7 +270,7 @@ def compare(
     """
     rows = []
     for claim in CLAIMS:
-        for at, value in values[claim.quantity]:
+        for at, value in values.get(claim.key, [("", math.nan)]):
             if not comparable[claim.figure]:
                 verdict = "not comparable: this run is not the paper's scale"
             elif math.isnan(value):
