@@ -20,7 +20,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.exact_gradient import ExactGradientSettings, on_boundary
     from localbo.io import load_json, load_npz, save_json, save_npz
     from localbo.objective import Box
-    from localbo.pipeline.landscape import FIG1_METHODS
+    from localbo.pipeline.landscape import EXACT_BFGS, FIG1_METHODS, fig1_input
     from localbo.pipeline.sections import build
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
@@ -34,7 +34,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     fig1 = {}
     for method in FIG1_METHODS:
         for summary_file, trace_file in zip(
-            smk.input[f"{method}_summaries"], smk.input[f"{method}_traces"], strict=True
+            smk.input[fig1_input(method, "summary")],
+            smk.input[fig1_input(method, "traces")],
+            strict=True,
         ):
             traces = load_npz(trace_file)
             for run in load_json(summary_file):
@@ -55,10 +57,10 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             path, box, s["starts"], minimizer, rng_for(s["seed"], "landscape", d, i)
         )
         descent = ls.exact_bfgs_descent(
-            path, np.zeros(d), s["bfgs_gtol"], s["local_bo_budget"] // (d + 1)
+            path, np.zeros(d), s["bfgs_gtol"], s["exact_bfgs_max_calls"]
         )
         methods = {m: solution(*fig1[m, i]) for m in FIG1_METHODS}
-        methods["exact_bfgs"] = {
+        methods[EXACT_BFGS] = {
             **solution(descent.x, descent.value),
             "calls": descent.calls,
             "stop": descent.stop,

@@ -12,11 +12,11 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import dataclasses
     import time
 
-    import numpy as np
-
     from localbo import convergence as cv
     from localbo.io import load_json, save_json, save_npz
-    from localbo.local_bo import DesignCache, LocalBOSettings
+    from localbo.landscape import outside_box
+    from localbo.local_bo import DesignCache, LocalBOSettings, batch_size
+    from localbo.objective import Box
     from localbo.pipeline.rates import evaluation_grid
     from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath
@@ -39,7 +39,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     )
     constants = load_json(smk.input.smoothness)["L"]
     grid = evaluation_grid(1, p["budget"], p["grid_per_decade"])
-    box = p["box"]
+    box = Box(p["box"]["lower"], p["box"]["upper"], d)
+    first_batch = batch_size(base.schedule, d, 1, base.batch_factor)  # d + 1 at sigma = 0
     summaries, curves = [], {"grid": grid}
     for i, path_file in enumerate(smk.input.paths):
         start = time.process_time()
@@ -67,8 +68,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                 "final_value": float(trace["values"][-1]),
                 "iterations": len(iterates) - 1,
                 "evaluations": int(trace["evaluations"][-1]),
-                "left_box": bool(np.any((iterates < box["lower"]) | (iterates > box["upper"]))),
-                "floor": designs.get(d + 1).value if sigma == 0 else None,
+                "left_box": bool(outside_box(iterates, box).any()),
+                # the design's E at sigma = 0 (Corollary 1's floor), after the run made it
+                "floor": designs.get(first_batch).value if sigma == 0 else None,
                 "seconds": time.process_time() - start,
             }
         )

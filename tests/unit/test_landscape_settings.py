@@ -64,6 +64,10 @@ def test_jobs_cover_the_paths_and_read_the_fig1_runs_holding_them():
     params = jobs.run_params(wildcards)
     assert params["paths"] == [5, 6, 7, 8, 9] and params["starts"] == 200
     assert params["minimizer"] == {"gtol": 1e-7, "ftol": 1e-15, "max_iterations": 2000}
-    assert params["local_bo_budget"] == 5000 and params["bfgs_gtol"] == 1e-6
+    assert params["exact_bfgs_max_calls"] == 5000 // 11 and params["bfgs_gtol"] == 1e-6
+    outputs = SimpleNamespace(summary="{method}/a", traces="{method}/b")
+    inputs = {name: get(wildcards) for name, get in jobs.fig1_inputs(outputs).items()}
+    assert inputs["local_bo_traces"] == ["local_bo/b", "local_bo/b"]
+    assert inputs["exact_gradient_summary"] == ["exact_gradient/a"]
     assert 5 <= jobs.runtime(SimpleNamespace(d="50", chunk="0")) < 60
     assert LandscapeSettings().dims == (5, 10, 20, 50)

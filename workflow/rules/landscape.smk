@@ -9,19 +9,8 @@ LANDSCAPE = SETTINGS.landscape_jobs()
 
 rule landscape_run:
     input:
+        **LANDSCAPE.fig1_inputs(rules.fig1_run.output),
         paths=partial(LANDSCAPE.chunk_paths, rules.fig1_path.output[0]),
-        local_bo_summaries=partial(
-            LANDSCAPE.fig1_runs, "local_bo", rules.fig1_run.output.summary
-        ),
-        local_bo_traces=partial(
-            LANDSCAPE.fig1_runs, "local_bo", rules.fig1_run.output.traces
-        ),
-        exact_gradient_summaries=partial(
-            LANDSCAPE.fig1_runs, "exact_gradient", rules.fig1_run.output.summary
-        ),
-        exact_gradient_traces=partial(
-            LANDSCAPE.fig1_runs, "exact_gradient", rules.fig1_run.output.traces
-        ),
     output:
         summary="results/landscape/runs/d{d}_chunk{chunk}.json",
         minima="results/landscape/runs/d{d}_chunk{chunk}.npz",

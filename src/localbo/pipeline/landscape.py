@@ -10,10 +10,13 @@ same population) and local BO's step rule with the exact gradient from x = 0 (lo
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from localbo.exact_gradient import ExactGradientSettings
+from localbo.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.sections import as_config
@@ -21,7 +24,14 @@ from localbo.pipeline.sections import as_config
 # The Fig. 1 runs each job reads, all at sigma = 0.
 FIG1_METHODS = ("local_bo", "exact_gradient")
 # Method 3, computed here: local BO's sigma = 0 BFGS with the exact gradient.
+EXACT_BFGS = "exact_bfgs"
 EXACT_BFGS_LABEL = "exact-gradient BFGS"
+
+
+def fig1_input(method: str, kind: str) -> str:
+    """The name of a landscape job's input holding `method`'s Fig. 1 run files of `kind`
+    ("summary" or "traces")."""
+    return f"{method}_{kind}"
 
 
 @dataclass(frozen=True)
@@ -104,6 +114,15 @@ class LandscapeJobs:
         """The Fig. 1 path files of one job, from the path rule's output pattern."""
         return [pattern.format(d=wildcards.d, i=i) for i in self.chunks()[int(wildcards.chunk)]]
 
+    def fig1_inputs(self, run_output: Any) -> dict[str, Callable[[Any], list[str]]]:
+        """The job's named inputs from the Fig. 1 run rule's outputs (`rules.fig1_run.output`):
+        each FIG1_METHODS method's summaries and traces (`fig1_input`)."""
+        return {
+            fig1_input(method, kind): partial(self.fig1_runs, method, getattr(run_output, kind))
+            for method in FIG1_METHODS
+            for kind in ("summary", "traces")
+        }
+
     def fig1_runs(self, method: str, pattern: str, wildcards: Any) -> list[str]:
         """The Fig. 1 run files (sigma = 0) of `method` that hold the job's paths, from the Fig. 1
         run rule's output pattern (its summary or its traces)."""
@@ -124,13 +143,15 @@ class LandscapeJobs:
             "paths": self.chunks()[int(wildcards.chunk)],
             "minimizer": as_config(self.minimizer()),
             "bfgs_gtol": fig1.local_bo_settings().bfgs_gtol,
-            "local_bo_budget": fig1.local_bo_budget()[0],
+            # as many exact gradients as local BO's budget pays for (one of d + 1 evaluations)
+            "exact_bfgs_max_calls": fig1.local_bo_budget()[0]
+            // LocalBO(fig1.local_bo_settings()).min_budget(int(wildcards.d)),
         }
 
     def labels(self) -> dict[str, str]:
         """Each method's name in the figure, in the tables' order."""
         fig1 = self.fig1.labels()
-        return {**{m: fig1[m] for m in FIG1_METHODS}, "exact_bfgs": EXACT_BFGS_LABEL}
+        return {**{m: fig1[m] for m in FIG1_METHODS}, EXACT_BFGS: EXACT_BFGS_LABEL}
 
     def minimizer(self) -> ExactGradientSettings:
         """L-BFGS-B's stopping rule: Fig. 1's exact_gradient method's (its defaults if absent)."""
