@@ -251,6 +251,10 @@ BAD_CONFIGS = {
     "unknown-step-rule": ("fig1:\n  methods: {local_bo: {step_rule: adam}}\n", "step_rule"),
     "chunk-size-zero": ("fig3:\n  chunk_size: 0\n", "chunk_size"),
     "band-above-one": ("fig3:\n  band: 1.5\n", "band"),
+    "more-restarts-than-runs": (
+        "fig3:\n  num_restarts: 50\n  max_restarts: 100\n",
+        "fig3.max_restarts: 100 is more than the fig3.num_restarts = 50",
+    ),
     "start-outside-box": ("fig1:\n  box: {lower: 1.0, upper: 5.0}\n", "fig1.box"),
     "no-noiseless-level": (
         "fig1:\n  methods: {local_bo: {noise_levels: [0.1]}}\n",
@@ -311,6 +315,10 @@ BAD_CONFIGS = {
     "fit-bounds-reversed": (
         "gradient_estimation:\n  fit: {noise_var_bounds: [1.0, 0.1]}\n",
         "gradient_estimation.fit.noise_var_bounds",
+    ),
+    "paper-fit-bounds-reversed": (
+        "gradient_estimation:\n  paper_fit: {lengthscale_bounds: [10.0, 1.0]}\n",
+        "gradient_estimation.paper_fit.lengthscale_bounds",
     ),
     "turbo-budget-below-its-design": (
         "fig1:\n  methods: {turbo: {budget: 1}}\n",

@@ -52,15 +52,22 @@ class Fig3Jobs:
         self.settings, self.fig1 = settings, fig1
 
     def check(self) -> list[str]:
-        """Fig. 3 runs local BO with its Fig. 1 budget in its own dimension."""
+        """Fig. 3 runs local BO with its Fig. 1 budget in its own dimension, and has runs for
+        the best of max_restarts."""
+        errors = []
         budget, key = self.fig1.settings.local_bo_budget()
         needed = LocalBO(self.fig1.settings.local_bo_settings()).min_budget(self.settings.d)
         if budget < needed:
-            return [
+            errors.append(
                 f"{key}: {budget} evaluations cannot pay for one local-BO gradient in fig3.d = "
                 f"{self.settings.d} (needs {needed})"
-            ]
-        return []
+            )
+        if self.settings.max_restarts > self.settings.num_restarts:
+            errors.append(
+                f"fig3.max_restarts: {self.settings.max_restarts} is more than the "
+                f"fig3.num_restarts = {self.settings.num_restarts} runs"
+            )
+        return errors
 
     @property
     def budget(self) -> int:
