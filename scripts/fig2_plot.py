@@ -12,7 +12,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     set_style()
     curves = [
         ESTIMATE,
-        Curve(lambda r: float(r["bound"]), "--", "bound (Lemma 4)", kwargs={"lw": 1}),
+        Curve(lambda r: float(r["bound"]), "--", f"bound ({smk.params.lemma})", kwargs={"lw": 1}),
     ]
     fig = error_function_panels(rows, curves, "$E_{d,k,\\sigma}(b)$", ncol=5)
     save_figure(fig, smk.output.pdf, smk.output.png)

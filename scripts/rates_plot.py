@@ -98,13 +98,23 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             if name not in names:
                 handles.append(h)
                 names.append(name)
-    for style, name in (
-        ("--", "GIBO's normalized step"),
-        ("-.", "Corollary 1's bound"),
-        (":", "theory's slope / floor $E(d + 1)$"),
+    fixed = [r for r in rows if r["step_rule"] == "fixed"]  # the rows with bound, floor, slope
+    dotted = [
+        name
+        for name, drawn in (
+            ("theory's slope", any(float(r["sigma"]) > 0 for r in fixed)),
+            ("floor $E(d + 1)$", any(r["floor"] for r in fixed)),
+        )
+        if drawn
+    ]
+    for style, name, drawn in (
+        ("--", "GIBO's normalized step", "normalized" in step_rules),
+        ("-.", "Corollary 1's bound", any(r["bound"] for r in fixed)),
+        (":", " / ".join(dotted), bool(dotted)),
     ):
-        handles.append(plt.Line2D([], [], color="k", ls=style, lw=1))
-        names.append(name)
+        if drawn:  # only what some panel shows
+            handles.append(plt.Line2D([], [], color="k", ls=style, lw=1))
+            names.append(name)
     fig.legend(handles, names, loc="outside lower center", ncol=4)
     save_figure(fig, smk.output.pdf, smk.output.png)
     log.info("plotted %d curve rows", len(rows))

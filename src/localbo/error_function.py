@@ -68,6 +68,10 @@ def matern_leading_bound(d: float, b: float, sigma: float) -> float:
     return 7.5 * np.sqrt(2.0) * sigma * d**1.5 * b**-0.5
 
 
+# the lemma `paper_bound` draws for each kernel, as a figure's legend names it
+PAPER_BOUND_LEMMAS = {"matern52": "Lemma 4", "rbf": "Lemma 3"}
+
+
 def paper_bound(kernel_name: str, d: int, b: int, sigma: float) -> float:
     """The bound drawn beside the estimate: Lemma 4's leading term for Matern-5/2, Lemma 3 with
     m = `rbf_pairs(d, b)` for RBF (NaN when b < 2d)."""

@@ -8,7 +8,7 @@ import pytest
 from localbo import error_function as ef
 from localbo.designs import differencing_design_value
 from localbo.error_function import ErrorFunctionSettings
-from localbo.kernels import RBF, Matern52
+from localbo.kernels import KERNELS, RBF, Matern52
 from localbo.seeding import rng_for
 
 
@@ -142,3 +142,10 @@ def test_lemma_3s_taylor_form_bounds_the_lambert_form_and_meets_it_for_large_m(s
     m = 1e4 * sigma**2 * 1e4
     assert ef.rbf_taylor_bound(5, m, sigma) / ef.rbf_lambertw_bound(5, m, sigma) < 1.01
     assert ef.rbf_taylor_bound(5, m, sigma) <= np.sqrt(2) * sigma * 5 / np.sqrt(m)
+
+
+def test_every_kernel_has_a_paper_bound_and_its_lemma_named():
+    """Fig. 2 may run with any kernel of the registry: each has a bound and a legend entry."""
+    assert set(ef.PAPER_BOUND_LEMMAS) == set(KERNELS)
+    for name in KERNELS:
+        assert ef.paper_bound(name, 2, 40, 0.1) > 0

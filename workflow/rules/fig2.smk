@@ -59,6 +59,8 @@ rule fig2_plot:
         "benchmarks/fig2_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
+    params:
+        lemma=SETTINGS.fig2.bound_lemma,
     script:
         "../../scripts/fig2_plot.py"
 

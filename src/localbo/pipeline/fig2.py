@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from localbo.error_function import ErrorFunctionSettings
+from localbo.error_function import PAPER_BOUND_LEMMAS, ErrorFunctionSettings
 from localbo.pipeline.files import sigma_label
 from localbo.pipeline.sections import as_config, kernel_params
 
@@ -75,6 +75,11 @@ class Fig2Settings:
     large_b: int = 3000
     large_restarts: int = 1
     large_max_iterations: int = 150
+
+    @property
+    def bound_lemma(self) -> str:
+        """The lemma whose bound Fig. 2 draws beside the estimate (`paper_bound`)."""
+        return PAPER_BOUND_LEMMAS[self.kernel]
 
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
