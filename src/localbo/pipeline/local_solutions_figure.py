@@ -16,11 +16,11 @@ from __future__ import annotations
 import logging
 
 import matplotlib.pyplot as plt
-import numpy as np
 import pandas as pd
 import seaborn as sns
 
 from localbo.plotting import set_style
+from localbo.restarts import grid_size_log10
 
 log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
         ax = next(panels)
         ax.set_visible(True)
         medians = local[local["sigma"] == 0].groupby("d")["value"].median().reindex(dims)
-        log10_n = np.minimum(medians.to_numpy(), 0.0) ** 2 / (2.0 * np.log(10.0))
+        log10_n = grid_size_log10(medians.to_numpy())
         ax.plot(range(len(dims)), log10_n, "o-", color=color)
         ax.set_xticks(range(len(dims)), [str(d) for d in dims])
         ax.set_xlabel("$d$")

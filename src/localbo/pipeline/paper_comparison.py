@@ -25,6 +25,7 @@ from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import GradientEstimationSettings
+from localbo.restarts import grid_size_log10
 
 COLUMNS = ["figure", "quantity", "at", "where", "paper", "ours", "low", "high", "verdict", "note"]
 
@@ -80,7 +81,7 @@ CLAIMS: tuple[Claim, ...] = (
         "log10 grid size matching that median (Remark 1)",
         "section 3, text beside Fig. 1",
         "at least 10^36",
-        *_around(12.9**2 / (2 * math.log(10)), 12.9 * FIG1_MEDIAN_TOLERANCE / math.log(10)),
+        *_around(grid_size_log10(-12.9), 12.9 * FIG1_MEDIAN_TOLERANCE / math.log(10)),
         "v^2 / (2 ln 10) of the median v: 36.1 at the paper's -12.9, which it states as 'at "
         "least 10^36'; the interval is the image of the median's, so it matches with the median",
     ),
@@ -251,7 +252,7 @@ def ours(
 
     return {
         "fig1_median": [("", median)],
-        "fig1_grid_size": [("", median**2 / (2 * math.log(10)) if median < 0 else math.nan)],
+        "fig1_grid_size": [("", grid_size_log10(median))],
         "fig2_slope_in_b": slopes("a", "b"),
         "fig2_slope_in_d": slopes("b", "d"),
         **{f"fig3_best_of_{k}": [("", value)] for k, value in best.items()},
