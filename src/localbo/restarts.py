@@ -20,8 +20,8 @@ def grid_size_log10(value: np.ndarray | float) -> np.ndarray | float:
     ln 10)) for v < 0, and 0 (n = 1) for v >= 0. Elementwise; the paper's -12.9 gives 36.1.
 
     Example:
-        >>> round(grid_size_log10(-12.9), 2)
-        36.13
+        >>> print(round(grid_size_log10(-12.9), 2))
+        36.14
     """
     return np.minimum(value, 0.0) ** 2 / (2.0 * np.log(10.0))
 
