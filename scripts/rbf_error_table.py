@@ -12,7 +12,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo import error_function as ef
     from localbo.convergence import log_log_slope
     from localbo.io import load_json, save_csv
-    from localbo.pipeline.fig2 import estimates_by_panel
+    from localbo.pipeline.fig2 import PANEL_AXES, estimates_by_panel
 
     smk = snakemake  # noqa: F821
     rows = []
@@ -42,7 +42,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     save_csv(smk.output.estimates, rows, list(rows[0]))
 
     slopes = []
-    for panel, x_key in (("a", "b"), ("b", "d")):
+    for panel, (x_key, _) in PANEL_AXES.items():
         for sigma in sorted({r["sigma"] for r in rows}):
             sel = [
                 r

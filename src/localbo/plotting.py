@@ -20,6 +20,7 @@ import seaborn as sns
 from matplotlib.ticker import NullFormatter
 
 from localbo.io import atomic_path
+from localbo.pipeline.fig2 import PANEL_AXES
 
 PALETTE = "colorblind"
 _PDF_METADATA = {"Creator": "localbo", "Producer": "localbo", "CreationDate": None}
@@ -106,7 +107,7 @@ def error_function_panels(
     sigmas = sorted({float(r["sigma"]) for r in rows})
     colors = dict(zip(sigmas, sns.color_palette(n_colors=len(sigmas)), strict=True))
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8), layout="constrained")
-    for ax, panel, x_key, fixed_key in ((axes[0], "a", "b", "d"), (axes[1], "b", "d", "b")):
+    for ax, (panel, (x_key, fixed_key)) in zip(axes, PANEL_AXES.items(), strict=True):
         fixed = None
         for sigma in sigmas:
             sel = sorted(

@@ -22,7 +22,7 @@ import numpy as np
 from localbo.convergence import log_log_slope
 from localbo.local_bo import LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Settings, Methods
-from localbo.pipeline.fig2 import Fig2Settings
+from localbo.pipeline.fig2 import PANEL_AXES, Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import GradientEstimationSettings
 from localbo.restarts import grid_size_log10
@@ -253,8 +253,7 @@ def ours(
     return {
         "fig1_median": [("", median)],
         "fig1_grid_size": [("", grid_size_log10(median))],
-        "fig2_slope_in_b": slopes("a", "b"),
-        "fig2_slope_in_d": slopes("b", "d"),
+        **{f"fig2_slope_in_{x}": slopes(panel, x) for panel, (x, _) in PANEL_AXES.items()},
         **{f"fig3_best_of_{k}": [("", value)] for k, value in best.items()},
         **{case: [("", value)] for case, value in distances.items() if value is not None},
     }
