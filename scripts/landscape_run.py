@@ -79,16 +79,15 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         )
         arrays[f"p{i}_starts"], arrays[f"p{i}_minima"] = population.starts, population.points
         log.info(
-            "d=%d path %d: %d minima, best %.4f, median %.4f, %.0f%% on the boundary; local BO "
-            "%.4f, exact_gradient %.4f, exact BFGS %.4f (%s); %.1f s",
+            "d=%d path %d: %d minima, best %.4f, median %.4f, %.0f%% on the boundary; %s, "
+            "exact BFGS %.4f (%s); %.1f s",
             d,
             i,
             s["starts"],
             population.values.min(),
             np.median(population.values),
             100 * population.on_boundary.mean(),
-            methods["local_bo"]["value"],
-            methods["exact_gradient"]["value"],
+            ", ".join(f"{m} {methods[m]['value']:.4f}" for m in FIG1_METHODS),
             descent.value,
             descent.stop,
             seconds,

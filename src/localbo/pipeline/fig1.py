@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from localbo.local_bo import LocalBOSettings
+from localbo.local_bo import LocalBO, LocalBOSettings
 from localbo.optimizers import Cost, Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params, knobs
@@ -179,14 +179,14 @@ class Fig1Settings:
 
     def local_bo_settings(self) -> LocalBOSettings:
         """Local BO's settings (Fig. 3 runs local BO with them); the defaults if not a method."""
-        local = self.methods.methods.get("local_bo")
+        local = self.methods.methods.get(LocalBO.name)
         return local.optimizer.settings if local is not None else LocalBOSettings()
 
     def local_bo_budget(self) -> tuple[int, str]:
         """Local BO's budget per run and the key that sets it (Fig. 3 uses it)."""
-        local = self.methods.methods.get("local_bo")
+        local = self.methods.methods.get(LocalBO.name)
         if local is not None and local.jobs.budget is not None:
-            return local.jobs.budget, "fig1.methods.local_bo.budget"
+            return local.jobs.budget, f"fig1.methods.{LocalBO.name}.budget"
         return self.budget, "fig1.budget"
 
     def check(self) -> list[str]:
@@ -220,11 +220,11 @@ class Fig1Settings:
                     f"fig1.methods.{name}.dims: {outside} not in fig1.dims {list(self.dims)} "
                     "(the figure's dimensions)"
                 )
-        local = self.methods.methods.get("local_bo")
+        local = self.methods.methods.get(LocalBO.name)
         if local is not None and 0 not in local.jobs.noise_levels:
             errors.append(
-                "fig1.methods.local_bo.noise_levels: must contain 0 (the grid-size panel uses "
-                "the sigma = 0 medians)"
+                f"fig1.methods.{LocalBO.name}.noise_levels: must contain 0 (the grid-size panel "
+                "uses the sigma = 0 medians)"
             )
         return errors
 

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from localbo.exact_gradient import ExactGradientSettings
+from localbo.exact_gradient import ExactGradient, ExactGradientSettings
 from localbo.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.sections import as_config
 
 # The Fig. 1 runs each job reads, all at sigma = 0.
-FIG1_METHODS = ("local_bo", "exact_gradient")
+FIG1_METHODS = (LocalBO.name, ExactGradient.name)
 # Method 3, computed here: local BO's sigma = 0 BFGS with the exact gradient.
 EXACT_BFGS = "exact_bfgs"
 EXACT_BFGS_LABEL = "exact-gradient BFGS"

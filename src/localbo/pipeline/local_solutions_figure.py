@@ -19,6 +19,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
+from localbo.local_bo import LocalBO
 from localbo.plotting import set_style
 from localbo.restarts import grid_size_log10
 
@@ -33,9 +34,9 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
     """
     set_style()
     dims = sorted(runs["d"].unique())
-    local = runs[runs["method"] == "local_bo"]
+    local = runs[runs["method"] == LocalBO.name]
     sigmas = sorted(local["sigma"].unique())
-    others = [m for m in labels if m != "local_bo"]
+    others = [m for m in labels if m != LocalBO.name]
     bottom = int(not local.empty) + len(others)
     ncols = max(3, len(sigmas), bottom)
     fig, axes = plt.subplots(2, ncols, figsize=(3.2 * ncols, 6.4), squeeze=False)
@@ -71,7 +72,7 @@ def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Fi
         ax.set_ylabel("$f$ at the returned point")
 
     for ax, sigma in zip(axes[0], sigmas, strict=False):
-        boxes(ax, local[local["sigma"] == sigma], f"{labels['local_bo']}, $\\sigma$ = {sigma:g}")
+        boxes(ax, local[local["sigma"] == sigma], f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}")
 
     panels = iter(axes[1])
     if not local.empty:

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from localbo.convergence import log_log_slope
-from localbo.local_bo import LocalBOSettings
+from localbo.local_bo import LocalBO, LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import PANEL_AXES, Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
@@ -219,7 +219,7 @@ def ours(
     local = [
         _float(r, "value")
         for r in fig1
-        if r["method"] == "local_bo" and float(r["sigma"]) == 0 and int(r["d"]) == 50
+        if r["method"] == LocalBO.name and float(r["sigma"]) == 0 and int(r["d"]) == 50
     ]
     median = float(np.median(local)) if local else math.nan
     best = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
@@ -301,13 +301,13 @@ def comparable_sections(
     gradient_estimation: GradientEstimationSettings,
 ) -> dict[str, bool]:
     """Whether each figure ran at the paper scale (the defaults, local BO at its defaults)."""
-    local = fig1.methods.methods.get("local_bo")
+    local = fig1.methods.methods.get(LocalBO.name)
     local_default = (
         local is not None
         and local.optimizer.settings == LocalBOSettings()
         and local.jobs.budget in (None, fig1.budget)
         and 0.0 in local.jobs.noise_levels
-        and set(fig1.dims_of("local_bo")) == set(fig1.dims)
+        and set(fig1.dims_of(LocalBO.name)) == set(fig1.dims)
         and local.jobs.path_range in (None, (0, fig1.num_paths))
     )
     paths = Fig1Settings()
