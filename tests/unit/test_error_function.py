@@ -149,3 +149,13 @@ def test_every_kernel_has_a_paper_bound_and_its_lemma_named():
     assert set(ef.PAPER_BOUND_LEMMAS) == set(KERNELS)
     for name in KERNELS:
         assert ef.paper_bound(name, 2, 40, 0.1) > 0
+
+
+@pytest.mark.parametrize(("d", "m", "sigma"), [(1, 1, 0.1), (10, 50, 1.0), (100, 5, 0.01)])
+def test_fig2s_line_is_lemma_4s_leading_term(d, m, sigma):
+    """The line Fig. 2 draws, 15 sqrt(2) / 2 sigma d^{3/2} b^{-1/2}, is at b = 2 m d the first
+    term of Lemma 4's bound, 7.5 sigma d m^{-1/2}; the full bound adds a positive second term."""
+    line = ef.matern_leading_bound(d, 2 * m * d, sigma)
+    assert line == pytest.approx(7.5 * sigma * d / np.sqrt(m), rel=1e-12)
+    assert line < ef.matern_bound(d, m, sigma)
+    assert ef.paper_bound("matern52", d, 2 * m * d, sigma) == line

@@ -311,3 +311,24 @@ def test_the_pruning_bound_counts_the_jitter_of_the_factor():
     pruned = LowerConfidenceBound(gp, 1.0).values(C, keep=1)
     assert np.argmin(pruned) == np.argmin(dense)
     assert pruned[np.argmin(dense)] == dense.min()
+
+
+@pytest.mark.parametrize("keep_precision", [False, True], ids=["factor", "precision"])
+def test_lcb_at_a_scored_candidate_is_the_fresh_value_and_gradient(keep_precision):
+    """A refinement's first evaluation sits on a candidate `values` scored, whose kernel row,
+    solve and variance are taken from that scoring: value and gradient are those of a fresh
+    evaluation, and the gradient matches finite differences."""
+    rng = rng_for(22, "lcb", "precision" if keep_precision else "factor")
+    X, y = rng.uniform(-1, 1, size=(30, 3)), rng.normal(size=30)
+    gp = GP(RBF(0.7, 1.3), X, y, noise_var=0.01, keep_precision=keep_precision)
+    C = rng.uniform(-1.2, 1.2, size=(8, 3))
+    scored = LowerConfidenceBound(gp, 2.5)
+    scored.values(C)
+    assert len(scored._solved) == len(C)  # every candidate's solve is kept
+    for x in C:
+        value, grad = scored(x)
+        fresh_value, fresh_grad = LowerConfidenceBound(gp, 2.5)(x)
+        assert value == pytest.approx(fresh_value, rel=1e-12)
+        np.testing.assert_allclose(grad, fresh_grad, rtol=1e-9, atol=1e-12)
+        fd = central_difference(lambda z: LowerConfidenceBound(gp, 2.5)(z)[0], x)
+        assert_gradient_close(grad, fd, rtol=1e-6)

@@ -9,6 +9,7 @@ import pytest
 
 from localbo import gradient_estimation as ge
 from localbo.acquisition import gradient_trace
+from localbo.gp import GP
 from localbo.hyperparameters import FitSettings
 from localbo.kernels import make_kernel
 from localbo.linalg import JitterWarning
@@ -106,3 +107,20 @@ def test_posterior_curve_is_the_fitted_gp_around_x():
     assert curve["mean"][4] == pytest.approx(curve["mean_at_x"], rel=1e-12)
     with pytest.raises(ValueError, match="one-dimensional"):
         ge.posterior_curve(estimate("l1", (0.0, 1.0), 5, 0.0, 0), "matern52", 0.35, 9)
+
+
+def test_the_curve_and_the_gradients_spread_are_the_fitted_gp_s():
+    """Fig. 5's curve is the posterior of the GP with the fitted hyperparameters (built here
+    from the kernel, not through `fitted_gp`): its mean, its standard deviation (not the
+    variance), its slope at x the estimate; `gradient_std` is the root of grad f's variance."""
+    est = estimate("relu", (0.0,), 4, 0.01, 0)
+    p = est.fit.params
+    kernel = make_kernel("matern52", p.lengthscale, p.outputscale)
+    gp = GP(kernel, est.queries, est.observations, p.noise_var, mean=p.mean)
+    curve = ge.posterior_curve(est, "matern52", 1e-4, 3)
+    mean, var = gp.mean(curve["grid"][:, None]), gp.variance(curve["grid"][:, None])
+    np.testing.assert_allclose(curve["mean"], mean, rtol=1e-12)
+    np.testing.assert_allclose(curve["std"], np.sqrt(var), rtol=1e-9)
+    slope = (curve["mean"][2] - curve["mean"][0]) / 2e-4  # central difference, O(h^2)
+    assert slope == pytest.approx(est.gradient[0], abs=1e-5)
+    np.testing.assert_allclose(est.gradient_std**2, np.diag(gp.grad_cov(est.x)), rtol=1e-10)

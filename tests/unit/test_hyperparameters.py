@@ -53,7 +53,9 @@ def test_value_is_the_gaussian_log_density():
 
 def test_fit_recovers_the_lengthscale_of_a_known_gp():
     """200 noisy values of a Matern-5/2 draw (l = 0.5, s2 = 1, sigma^2 = 0.01) on [0, 3]^2:
-    the fitted lengthscale is within 20% and the noise variance within a factor 2."""
+    the fitted lengthscale within 0.1 and the noise variance within 0.008 of the truth, about
+    three standard deviations of the fit over draws (0.032 and 0.0026 over ten other draws of
+    the same GP; this draw fits 0.521 and 0.0110)."""
     rng = rng_for(7, "test", "ml2")
     X = rng.uniform(0.0, 3.0, size=(200, 2))
     K = Matern52(0.5, 1.0)(X, X) + 0.01 * np.eye(200)
@@ -65,14 +67,15 @@ def test_fit_recovers_the_lengthscale_of_a_known_gp():
             "matern52", X, y, rng_for(7, "test", "starts"), FitSettings(restarts=3)
         )
     assert abs(fit.params.lengthscale - 0.5) < 0.2 * 0.5
-    assert 0.005 < fit.params.noise_var < 0.02
+    assert abs(fit.params.noise_var - 0.01) < 0.008
     assert fit.nlml <= fit.restart_nlml.min() + 1e-12
     assert fit.at_bound == ()
 
 
 def test_fit_stays_in_the_box_and_reports_the_bound():
-    """Data from a rough function with a lengthscale box far above it: the fit ends on the
-    box's lower edge and says so."""
+    """Data from a rough function with a lengthscale box far above its scale: no lengthscale
+    in the box follows it, so the fit takes it for noise about a flat mean, ends on the box's
+    upper edge and says so."""
     X = np.linspace(0.0, 1.0, 15)[:, None]
     y = np.sin(40.0 * X[:, 0])
     settings = FitSettings(
@@ -82,7 +85,7 @@ def test_fit_stays_in_the_box_and_reports_the_bound():
         noise_var_bounds=(1e-4, 1.0),
     )
     fit = fit_hyperparameters("matern52", X, y, rng_for(0, "box"), settings)
-    assert 2.0 * (1 - 1e-9) <= fit.params.lengthscale <= 10.0 * (1 + 1e-9)
+    assert fit.params.lengthscale == pytest.approx(10.0, rel=1e-9)
     assert "lengthscale" in fit.at_bound
 
 

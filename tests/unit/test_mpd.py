@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from localbo.gp import GP
-from localbo.kernels import RBF
+from localbo.kernels import RBF, Matern52
 from localbo.mpd import (
     MPD,
     DownhillQuadratic,
@@ -184,3 +184,10 @@ def test_the_cost_model_follows_the_restarts():
     (the 1 s of start-up aside)."""
     default, doubled = MPD().cost(50, 5000).seconds, MPD(MPDSettings(restarts=10)).cost(50, 5000)
     assert doubled.seconds - 1.0 == pytest.approx(2 * (default - 1.0), rel=1e-12)
+
+
+def test_the_acquisition_refuses_a_kernel_it_has_no_closed_form_for():
+    X = rng_for(71).uniform(-1, 1, (4, 2))
+    gp = GP(Matern52(), X, np.zeros(4), 1e-4)
+    with pytest.raises(ValueError, match="needs the RBF kernel"):
+        DownhillQuadratic(gp, np.zeros(2), np.zeros(2))

@@ -345,7 +345,7 @@ BAD_CONFIGS = {
     "duplicate-fig4-case": ("gradient_estimation:\n  fig4: [l1_n5, l1_n5]\n", "fig4"),
     "unknown-test-function": (
         "gradient_estimation:\n  cases: {sine: {function: sin, x: [0.0], n: 2}}\n",
-        "sin",
+        "['cases']['sine']['function']",
     ),
 }
 
