@@ -19,8 +19,8 @@ import matplotlib.pyplot as plt
 import seaborn as sns
 from matplotlib.ticker import NullFormatter
 
+from localbo.error_function import PANEL_AXES
 from localbo.io import atomic_path
-from localbo.pipeline.fig2 import PANEL_AXES
 
 PALETTE = "colorblind"
 _PDF_METADATA = {"Creator": "localbo", "Producer": "localbo", "CreationDate": None}

@@ -75,14 +75,17 @@ def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
         ("sigma = 0.1", pytest.approx(-0.6)),
         ("sigma = 1.0", pytest.approx(-0.6)),
     ]
-    assert values["l1_n10"] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
-    assert "quadratic_n5" not in values  # no row, so its claim is "missing"
+    assert values["case:l1_n10"] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
+    assert "case:quadratic_n5" not in values  # no row, so its claim is "missing"
 
 
 def test_fig3_claims_are_the_published_curve():
     with open(REPO / "config" / "paper" / "fig3_published.csv") as handle:
         published = {int(r["restarts"]): float(r["median"]) for r in csv.DictReader(handle)}
-    for claim, k in zip(CLAIMS[4:7], (1, 10, 100), strict=True):
+    fig3 = [c for c in CLAIMS if c.figure == "fig3"]
+    assert len(fig3) == 3
+    for claim in fig3:
+        k = int(claim.key.removeprefix("fig3_best_of_"))
         assert (claim.low + claim.high) / 2 == pytest.approx(published[k], abs=1e-12), claim
 
 
@@ -93,18 +96,27 @@ def test_a_figure_without_rows_is_missing_not_dropped():
     assert {r["verdict"] for r in rows} == {"missing"}
 
 
-def test_each_claim_takes_its_own_value_whatever_the_order():
-    """Values go to claims by key: a claim keeps its value when the list is reordered."""
+def test_every_claim_finds_its_value_in_a_run_that_has_its_rows():
+    """One row of each table the claims read gives every claim a value under its own key (a
+    mistyped key would read as "missing"), and each Fig. 3 claim its own k's."""
     keys = [c.key for c in CLAIMS]
     assert len(set(keys)) == len(keys)
+    fig1 = [{"method": "local_bo", "sigma": "0.0", "d": "50", "value": "-12.5"}]
+    points = [("a", 10, 20, 1.0), ("a", 10, 200, 0.3), ("b", 1, 500, 0.01), ("b", 10, 500, 0.3)]
+    fig2 = [
+        {"panel": p, "d": str(d), "b": str(b), "sigma": "0.1", "estimate": str(e)}
+        for p, d, b, e in points
+    ]
     fig3 = [{"restarts": str(k), "median": str(-18.0 - k / 1000)} for k in (1, 10, 100)]
-    values = table(fig3=fig3)
+    cases = [{"case": name, "grad_1": "0.0", "paper_grad_1": "0.1"} for name in Cases().cases]
+    values = table(fig1, fig2, fig3, cases)
+    assert set(keys) <= set(values)
     rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
-    ours_of = {r["quantity"]: r["ours"] for r in rows}
+    assert "missing" not in {r["verdict"] for r in rows}
     for claim in CLAIMS:
-        if claim.key.startswith("fig3_best_of_"):
+        if claim.figure == "fig3":
             k = int(claim.key.removeprefix("fig3_best_of_"))
-            assert ours_of[claim.quantity] == -18.0 - k / 1000
+            assert values[claim.key] == [("", -18.0 - k / 1000)]
 
 
 def test_gradient_claims_state_the_papers_estimate_of_their_case():
@@ -114,6 +126,6 @@ def test_gradient_claims_state_the_papers_estimate_of_their_case():
     for claim in CLAIMS:
         if claim.figure != "gradient_estimation":
             continue
-        case = cases[claim.key]
+        case = cases[claim.key.removeprefix("case:")]
         quoted = tuple(float(v) for v in claim.paper.strip("()").split(","))
         assert quoted == PAPER_ESTIMATES[case.function, case.x, case.n], claim.key

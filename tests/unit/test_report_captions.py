@@ -33,3 +33,12 @@ def test_fig1s_caption_names_the_methods_that_ran_and_no_local_bo_panels_without
     text = " ".join(caption("fig1.rst", config).split())
     assert "local BO" not in text and "Then" not in text and "gp_ucb" not in text
     assert "One panel per method of `fig1.methods` (turbo, mpd, random_search," in text
+
+
+@pytest.mark.parametrize(("kernel", "named"), [("matern52", "Lemma 4"), ("rbf", "Lemma 3")])
+def test_fig2s_caption_names_the_kernel_and_lemma_it_draws(kernel, named):
+    config = copy.deepcopy(CONFIG)
+    update_config(config, {"fig2": {"kernel": kernel}})
+    text = " ".join(caption("fig2.rst", config).split())
+    other = {"Lemma 4": "Lemma 3", "Lemma 3": "Lemma 4"}[named]
+    assert named in text and other not in text and "(dashed), one colour per noise level" in text

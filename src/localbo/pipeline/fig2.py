@@ -33,10 +33,6 @@ def log_grid(low: float, high: float, num: int) -> list[int]:
     return sorted({int(v) for v in values})
 
 
-# Each panel: the variable it varies along its x axis, and the one it holds fixed.
-PANEL_AXES = {"a": ("b", "d"), "b": ("d", "b")}
-
-
 @dataclass(frozen=True)
 class PanelA:
     """Panel (a): dimension d, `num` batch sizes log-spaced from b_min (paper: 2d) to b_max."""

@@ -155,7 +155,7 @@ class LandscapeJobs:
 
     def minimizer(self) -> ExactGradientSettings:
         """L-BFGS-B's stopping rule: Fig. 1's exact_gradient method's (its defaults if absent)."""
-        method = self.fig1.settings.methods.methods.get("exact_gradient")
+        method = self.fig1.settings.methods.methods.get(ExactGradient.name)
         return method.optimizer.settings if method is not None else ExactGradientSettings()
 
     def seconds_per_path(self, d: int) -> float:

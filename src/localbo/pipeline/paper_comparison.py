@@ -20,9 +20,10 @@ from typing import Any
 import numpy as np
 
 from localbo.convergence import log_log_slope
+from localbo.error_function import PANEL_AXES
 from localbo.local_bo import LocalBO, LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Settings, Methods
-from localbo.pipeline.fig2 import PANEL_AXES, Fig2Settings
+from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import GradientEstimationSettings
 from localbo.restarts import grid_size_log10
@@ -39,7 +40,7 @@ class Claim:
             "gradient_estimation"), which decides whether the run is comparable.
         key: which of this run's values (`ours`) it is compared with: "fig1_median",
             "fig1_grid_size", "fig2_slope_in_b", "fig2_slope_in_d", "fig3_best_of_K" (K
-            restarts), or a gradient-estimation case's name.
+            restarts), or "case:NAME" for the gradient-estimation case NAME.
         quantity: what is compared (the row's name).
         where: the place in the paper.
         paper: the paper's value, as it states it.
@@ -134,7 +135,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "quadratic_n5",
+        "case:quadratic_n5",
         "quadratic_n5: distance of grad mu(0, 1) to the paper's (0.039, 1.018)",
         "Fig. 4 (a) caption",
         "(0.039, 1.018)",
@@ -144,7 +145,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "l1_n5",
+        "case:l1_n5",
         "l1_n5: distance of grad mu(0, 1) to the paper's (0.005, 0.318)",
         "Fig. 4 (b) caption",
         "(0.005, 0.318)",
@@ -156,7 +157,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "l1_n5_paper_fit",
+        "case:l1_n5_paper_fit",
         "l1_n5_paper_fit: the same, ML-II fitted as the paper's code fits",
         "Fig. 4 (b) caption",
         "(0.005, 0.318)",
@@ -167,7 +168,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "l1_n10",
+        "case:l1_n10",
         "l1_n10: distance of grad mu(0, 1) to the paper's (-0.031, 1.053)",
         "Fig. 4 (c) caption",
         "(-0.031, 1.053)",
@@ -177,7 +178,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "relu_n2",
+        "case:relu_n2",
         "relu_n2: distance of mu'(0) to the paper's 2.06e-5",
         "appendix, ReLU figure (a)",
         "2.06e-5",
@@ -187,7 +188,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "gradient_estimation",
-        "relu_n4",
+        "case:relu_n4",
         "relu_n4: distance of mu'(0) to the paper's 0.49",
         "appendix, ReLU figure (b)",
         "0.49",
@@ -255,7 +256,7 @@ def ours(
         "fig1_grid_size": [("", grid_size_log10(median))],
         **{f"fig2_slope_in_{x}": slopes(panel, x) for panel, (x, _) in PANEL_AXES.items()},
         **{f"fig3_best_of_{k}": [("", value)] for k, value in best.items()},
-        **{case: [("", value)] for case, value in distances.items() if value is not None},
+        **{f"case:{case}": [("", v)] for case, v in distances.items() if v is not None},
     }
 
 
