@@ -17,7 +17,7 @@ import numpy as np
 
 from localbo.error_function import PAPER_BOUND_LEMMAS, ErrorFunctionSettings
 from localbo.pipeline.files import sigma_label
-from localbo.pipeline.sections import as_config, kernel_params
+from localbo.pipeline.sections import as_config, kernel_params, more_than
 
 
 def log_grid(low: float, high: float, num: int) -> list[int]:
@@ -83,18 +83,10 @@ class Fig2Settings:
 
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
-        errors = []
-        if self.panel_a.b_min > self.panel_a.b_max:
-            errors.append(
-                f"fig2.panel_a.b_min: {self.panel_a.b_min} is larger than "
-                f"fig2.panel_a.b_max = {self.panel_a.b_max}"
-            )
-        if self.panel_b.d_min > self.panel_b.d_max:
-            errors.append(
-                f"fig2.panel_b.d_min: {self.panel_b.d_min} is larger than "
-                f"fig2.panel_b.d_max = {self.panel_b.d_max}"
-            )
-        return errors
+        a, b = self.panel_a, self.panel_b
+        return more_than("fig2.panel_a.b_min", a.b_min, "fig2.panel_a.b_max", a.b_max) + more_than(
+            "fig2.panel_b.d_min", b.d_min, "fig2.panel_b.d_max", b.d_max
+        )
 
     def panels(self) -> dict[str, list[tuple[int, int]]]:
         """The (d, b) points of panel "a" (d fixed) and panel "b" (b fixed)."""

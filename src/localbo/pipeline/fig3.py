@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from localbo.local_bo import LocalBO
-from localbo.pipeline.fig1 import Fig1Jobs
-from localbo.pipeline.sections import as_config, knobs
+from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
+from localbo.pipeline.sections import as_config, knobs, more_than
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,10 @@ class Fig3Jobs:
                 f"{key}: {budget} evaluations cannot pay for one local-BO gradient in fig3.d = "
                 f"{self.settings.d} (needs {needed})"
             )
-        if self.settings.max_restarts > self.settings.num_restarts:
-            errors.append(
-                f"fig3.max_restarts: {self.settings.max_restarts} is more than the "
-                f"fig3.num_restarts = {self.settings.num_restarts} runs"
-            )
-        return errors
+        s = self.settings
+        return errors + more_than(
+            "fig3.max_restarts", s.max_restarts, "fig3.num_restarts", s.num_restarts
+        )
 
     @property
     def budget(self) -> int:
@@ -106,10 +104,11 @@ class Fig3Jobs:
         }
 
     def runtime(self, wildcards: Any) -> int:
-        """Minutes: measured 0.13-0.3 s per noiseless run at d = 100, budget 5000 and 4096
-        features (benchmarks/restart_chunk); 1 s per run is reserved for a busy node, scaled
-        linearly in d, the budget and the features (the runs' steps grow with the budget, each
-        path evaluation is O(M d)), plus 5."""
-        scale = (self.settings.d / 100) * (self.budget / 5000)
-        scale *= self.fig1.settings.num_features / 4096
-        return int(5 + self.settings.chunk_size * 1.0 * scale / 60)
+        """Minutes: measured 0.13-0.3 s per noiseless run at d = 100 with Fig. 1's default budget
+        and features (5000, 4096; benchmarks/restart_chunk); 1 s per run is reserved for a busy
+        node, scaled linearly in d, the budget and the features (the runs' steps grow with the
+        budget, each path evaluation is O(M d)), plus 5."""
+        measured = Fig1Settings()
+        scale = (self.settings.d / 100) * (self.budget / measured.budget)
+        scale *= self.fig1.settings.num_features / measured.num_features
+        return int(5 + self.settings.chunk_size * scale / 60)

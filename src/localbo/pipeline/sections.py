@@ -124,6 +124,16 @@ def knobs(settings: Any, only: Collection[str] | None = None) -> dict[str, Any]:
     return config if only is None else {k: v for k, v in config.items() if k in only}
 
 
+def more_than(key: str, value: float, limit_key: str, limit: float) -> list[str]:
+    """The config error of a value `key` above the value `limit_key` caps it at (none if not).
+
+    Example:
+        >>> more_than("fig3.max_restarts", 100, "fig3.num_restarts", 50)
+        ['fig3.max_restarts: 100 is more than the fig3.num_restarts = 50']
+    """
+    return [f"{key}: {value} is more than the {limit_key} = {limit}"] if value > limit else []
+
+
 def kernel_params(settings: Any) -> dict[str, Any]:
     """The kernel of a section with `kernel`, `lengthscale` and `outputscale` keys, as job
     parameters (the arguments of `localbo.kernels.make_kernel`)."""
