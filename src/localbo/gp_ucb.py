@@ -82,6 +82,29 @@ class GPUCBSettings:
     refine_iterations: int = 15
     min_noise_var: float = 1e-8
 
+    def __post_init__(self) -> None:
+        if not (0 < self.delta < 1 and self.tail_a > 0 and self.tail_b > 0):
+            raise ValueError(
+                f"need 0 < delta < 1, tail_a > 0 and tail_b > 0, got {self.delta}, "
+                f"{self.tail_a}, {self.tail_b}"
+            )
+        if not (self.beta_scale >= 0 and self.local_scale >= 0 and self.min_noise_var >= 0):
+            raise ValueError(
+                "need beta_scale, local_scale and min_noise_var >= 0, got "
+                f"{self.beta_scale}, {self.local_scale}, {self.min_noise_var}"
+            )
+        counts = (self.raw_samples, self.local_samples, self.restarts, self.refine_iterations)
+        if min(self.raw_samples, self.restarts) < 1 or min(counts) < 0:
+            raise ValueError(
+                "need raw_samples, restarts >= 1 and local_samples, refine_iterations >= 0, got "
+                f"{counts}"
+            )
+        if self.raw_samples + self.local_samples < self.restarts:
+            raise ValueError(
+                f"the {self.restarts} restarts start at the best candidates: need raw_samples + "
+                f"local_samples >= restarts, got {self.raw_samples} + {self.local_samples}"
+            )
+
     def beta(self, t: int, d: int, width: float) -> float:
         """beta_t of step t in a box of the given width: beta_scale x Srinivas Theorem 2."""
         return self.beta_scale * srinivas_beta(t, d, width, self.delta, self.tail_a, self.tail_b)

@@ -25,6 +25,7 @@ References:
 from __future__ import annotations
 
 import logging
+import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -91,14 +92,15 @@ class FitSettings:
             raise ValueError(f"unknown start {self.start!r}; known: {FIT_STARTS}")
         if self.start == "gpytorch" and self.restarts != 1:
             raise ValueError("the gpytorch start is one deterministic start: restarts must be 1")
+        for name in ("lengthscale_bounds", "outputscale_bounds", "noise_var_bounds"):
+            low, high = getattr(self, name)
+            if not 0 < low < high < math.inf:  # the fit runs in log space
+                raise ValueError(f"{name} must be finite with 0 < low < high, got {(low, high)}")
 
     def log_box(self) -> np.ndarray:
         """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""
         bounds = [self.lengthscale_bounds, self.outputscale_bounds, self.noise_var_bounds]
-        box = np.log(np.asarray(bounds, dtype=float))
-        if np.any(box[:, 0] >= box[:, 1]):
-            raise ValueError(f"every lower bound must be below its upper bound: {self}")
-        return box
+        return np.log(np.asarray(bounds, dtype=float))
 
 
 def _unpack(theta: np.ndarray) -> tuple[float, float, float, float]:

@@ -26,6 +26,10 @@ class RandomSearchSettings:
 
     chunk: int = 250
 
+    def __post_init__(self) -> None:
+        if self.chunk < 1:
+            raise ValueError(f"need chunk >= 1, got {self.chunk}")
+
 
 def random_search(
     objective: NoisyObjective,

@@ -96,9 +96,18 @@ def test_fitted_gp_uses_the_fitted_mean():
     assert gp.mean(np.array([[100.0]]))[0] == pytest.approx(5.0)
 
 
-def test_bounds_must_be_ordered():
-    with pytest.raises(ValueError, match="lower bound"):
-        FitSettings(lengthscale_bounds=(1.0, 0.5)).log_box()
+@pytest.mark.parametrize(
+    "bounds",
+    [
+        {"lengthscale_bounds": (1.0, 0.5)},
+        {"noise_var_bounds": (0.0, 10.0)},  # log(0) = -inf passed the order check before
+        {"outputscale_bounds": (-1e-4, 1.0)},
+        {"lengthscale_bounds": (0.1, float("inf"))},
+    ],
+)
+def test_bounds_must_be_positive_finite_and_ordered(bounds):
+    with pytest.raises(ValueError, match="0 < low < high"):
+        FitSettings(**bounds)
 
 
 def test_the_gpytorch_start_is_one_deterministic_start_from_ln2():

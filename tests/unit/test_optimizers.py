@@ -75,6 +75,30 @@ def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma)
         assert run(35).value != a.value
 
 
+# knobs out of their range for each built-in method (the error names the first): the library
+# called directly refuses them as the config schema does, not later with an unrelated error
+BAD_KNOBS = {
+    "exact_gradient": [{"gtol": 0.0}],
+    "gp_ucb": [{"delta": 20.0}, {"restarts": 0}, {"raw_samples": 1, "local_samples": 0}],
+    "local_bo": [{"step_size": -0.25}, {"batch_factor": 0.0}, {"min_noise_var": -1e-10}],
+    "mpd": [{"restarts": 0}],
+    "random_search": [{"chunk": 0}],
+    "turbo": [{"candidates": 0}],
+}
+
+
+def test_every_method_has_a_bad_knob_case():
+    assert sorted(BAD_KNOBS) == BUILT_IN
+
+
+@pytest.mark.parametrize(
+    ("name", "knobs"), [(name, knobs) for name, cases in BAD_KNOBS.items() for knobs in cases]
+)
+def test_a_knob_out_of_range_is_refused_by_the_settings(name, knobs):
+    with pytest.raises(ValueError, match=next(iter(knobs))):  # the message names the knob
+        optimizer_class(name).Settings(**knobs)
+
+
 @pytest.mark.parametrize(("box_d", "x0"), [(3, np.zeros(2)), (4, None)], ids=["x0", "path"])
 def test_a_start_box_or_path_of_another_dimension_is_refused(path, box_d, x0):
     with pytest.raises(ValueError, match="disagree"):

@@ -47,6 +47,18 @@ class LocalBOSettings:
             raise ValueError(f"unknown schedule {self.schedule!r}; known: {BATCH_SCHEDULES}")
         if self.step_rule not in STEP_RULES:
             raise ValueError(f"unknown step rule {self.step_rule!r}; known: {STEP_RULES}")
+        if not (self.step_size > 0 and self.batch_factor > 0 and self.bfgs_gtol > 0):
+            raise ValueError(
+                "need step_size, batch_factor and bfgs_gtol > 0, got "
+                f"{self.step_size}, {self.batch_factor}, {self.bfgs_gtol}"
+            )
+        counts = (self.design_max_iterations, self.design_optimize_max_b, self.data_window)
+        if min(counts) < 0 or self.min_noise_var < 0 or self.design_perturbation < 0:
+            raise ValueError(
+                "need design_max_iterations, design_optimize_max_b, data_window, min_noise_var "
+                f"and design_perturbation >= 0, got {counts}, {self.min_noise_var}, "
+                f"{self.design_perturbation}"
+            )
 
     def read_at(self, sigma: float) -> tuple[str, ...]:
         """The knobs a run at noise level sigma reads: a job's params hold these only, so a
