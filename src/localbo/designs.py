@@ -206,6 +206,10 @@ def minimize_trace(
             trace.append(value)
         return value, grad.ravel()
 
+    if Z0.size == 0:  # nothing to move, and L-BFGS-B would report 0 for an empty x
+        value = objective(Z0.ravel())[0]
+        return TraceRun(design=Z0.copy(), value=value, trace=np.asarray(trace), evaluations=1)
+
     def record(intermediate_result: OptimizeResult) -> None:
         trace.append(float(intermediate_result.fun))
         if len(trace) % 25 == 0:

@@ -229,10 +229,10 @@ def gp_ucb(
         log.info("taken up from a checkpoint at %d evaluations", objective.used)
     else:
         trace = Trace(progress_every=PROGRESS_EVERY)
-        if objective.remaining == 0:
-            trace.record(objective, x0)
-            return finish(objective, x0, trace, iterations=0, stop="budget", max_jitter=0.0)
         x = box.project(np.array(x0, dtype=float))
+        if objective.remaining == 0:
+            trace.record(objective, x)
+            return finish(objective, x, trace, iterations=0, stop="budget", max_jitter=0.0)
         y0 = objective(x[None, :])
         gp = GP(
             kernel,

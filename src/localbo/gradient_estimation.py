@@ -154,6 +154,8 @@ def design_queries(
         (design, restart_values): the best `Design` (n offsets around x, each evaluated once,
         value = its trace) and (restarts,) the final trace of every restart.
     """
+    if n < 1:
+        raise ValueError(f"need n >= 1 queries, got {n}")
     s = settings or QueryDesignSettings()
     kernel = make_kernel(kernel_name, s.lengthscale, s.outputscale)
     d = np.asarray(x).shape[0]

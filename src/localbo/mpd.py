@@ -118,7 +118,9 @@ def descent(mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, float]:
     probability p* = Phi(sqrt(mu^T Sigma^-1 mu))."""
     L, _ = cholesky(cov)
     v = cho_solve(L, mean)
-    return -v / np.linalg.norm(v), float(ndtr(math.sqrt(max(float(mean @ v), 0.0))))
+    norm = np.linalg.norm(v)  # 0 where mu = 0 (no data yet): no direction, probability 1/2
+    direction = -v / norm if norm > 0 else np.zeros_like(v)
+    return direction, float(ndtr(math.sqrt(max(float(mean @ v), 0.0))))
 
 
 class DownhillQuadratic:

@@ -44,15 +44,15 @@ def random_search(
     Args:
         objective: the (noisy) objective with its budget.
         kernel: unused (the common optimizer signature).
-        x0: (d,) start, only the trace's first row (it is not evaluated).
+        x0: (d,) start, projected onto the box: only the trace's first row (not evaluated).
         box: the domain. rng: the optimizer's own stream.
         settings: `RandomSearchSettings` (None: the defaults).
     """
     del kernel
     settings = settings or RandomSearchSettings()
     trace = Trace()
-    trace.record(objective, x0)
-    best_x, best_y = np.array(x0, dtype=float), np.inf
+    best_x, best_y = box.project(np.array(x0, dtype=float)), np.inf
+    trace.record(objective, best_x)
     seen_X, seen_y = [], []
     while objective.remaining > 0:
         X = box.uniform(min(settings.chunk, objective.remaining), rng)

@@ -224,6 +224,10 @@ def turbo(
     gp: GP | None = None
     center = best_x  # the region's best point, set at each record (a design comes first)
     restarts = steps = 0
+    if objective.remaining == 0:  # no design: the start is the result, as for the other methods
+        trace.record(
+            objective, best_x, tr_length=settings.length_init, tr_center=center, restarts=0
+        )
     while objective.remaining > 0:
         if gp is None:  # a new region: its design
             if restarts == 0:

@@ -109,3 +109,15 @@ def test_single_points_design_is_evaluated_once_each_around_x():
     design = single_points(Z, 0.3)
     assert design.size == 3 and not design.includes_center
     np.testing.assert_array_equal(design.points(np.array([1.0, 2.0])), Z + np.array([1.0, 2.0]))
+
+
+@pytest.mark.parametrize("d", [1, 3])
+def test_a_design_of_the_center_alone_keeps_the_prior_trace(d):
+    """b = 1 with the center leaves no point to optimize: the value is the trace given the
+    center alone (L-BFGS-B reports 0 for an empty start, which was taken as the value)."""
+    kernel, noise_var = RBF(), 1e-10
+    design = optimal_design(kernel, d, 1, noise_var, True, rng_for(0, "center"), 50, 200, 0.1)
+    center = np.zeros((1, d))
+    direct = gradient_trace(kernel, np.zeros(d), center, noise_var, with_grad=False)[0]
+    assert design.value == pytest.approx(direct, rel=1e-12)
+    assert direct > 0.99 * d  # one value says nothing of the gradient: about the prior's d

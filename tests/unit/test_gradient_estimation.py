@@ -74,6 +74,11 @@ def test_design_is_shifted_to_x_and_improves_on_its_start():
     np.testing.assert_array_equal(restart_values, [design.value])
 
 
+def test_a_design_of_no_queries_is_refused():
+    with pytest.raises(ValueError, match="n >= 1"):
+        ge.design_queries("matern52", np.zeros(2), 0, rng_for(1, "d"))
+
+
 def test_quadratic_with_five_queries_is_within_0p1_of_the_gradient():
     for seed in (0, 1):
         est = estimate("quadratic", (0.0, 1.0), 5, 0.0, seed)

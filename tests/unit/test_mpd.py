@@ -130,6 +130,13 @@ def test_the_probability_of_descent_is_the_share_of_sampled_gradients_that_desce
     assert 0.5 < probability < 1.0
 
 
+def test_a_zero_gradient_mean_has_no_direction_and_probability_one_half():
+    with np.errstate(all="raise"):  # 0 / 0 made the direction NaN with a warning
+        direction, probability = descent(np.zeros(3), np.eye(3))
+    np.testing.assert_array_equal(direction, np.zeros(3))
+    assert probability == 0.5
+
+
 def test_the_move_stops_where_descent_is_no_longer_probable_and_goes_downhill():
     gp, _ = _gp(73)
     x = np.array([0.2, 0.1, -0.2])

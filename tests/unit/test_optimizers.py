@@ -75,6 +75,22 @@ def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma)
         assert run(35).value != a.value
 
 
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_at_budget_zero_every_method_returns_its_start_with_a_trace(path, name):
+    """Called directly below its `min_budget` (the config check refuses that), a method still
+    returns its start, projected onto the box (GP-UCB and random search returned it outside),
+    and a trace of one row (TuRBO-1 had none: arrays() failed). Local BO's noiseless driver is
+    unconstrained (`local_bo.noiseless`), so its start stays as given."""
+    box, x0 = Box(-2, 2, 3), np.array([0.5, -3.0, 1.0])
+    result = run_on_path(
+        optimizer(name), path, RBF(), 0.0, 0, box, rng_for(0, "noise"), rng_for(0, "method"), x0
+    )
+    assert result.evaluations == 0
+    np.testing.assert_array_equal(result.x, x0 if name == "local_bo" else box.project(x0))
+    arrays = result.trace.arrays()
+    assert arrays["iterates"].shape[1] == 3 and all(len(a) >= 1 for a in arrays.values())
+
+
 # knobs out of their range for each built-in method (the error names the first): the library
 # called directly refuses them as the config schema does, not later with an unrelated error
 BAD_KNOBS = {
