@@ -70,7 +70,9 @@ from localbo.optimizers import Cost, FunctionOptimizer, register
 
 @dataclass(frozen=True)
 class MPDSettings:
-    """Knobs of MPD; the defaults are the reference's synthetic-experiment config.
+    """Knobs of MPD; the defaults are the reference's synthetic-experiment config, except
+    max_substeps (the module docstring says why) and min_noise_var, a nugget of ours (the
+    reference's model noise variance is 0.01, ../shared/notes/reference-implementations.md).
 
     Attributes:
         delta: half-width of the box around the iterate where points are sampled.

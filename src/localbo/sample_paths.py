@@ -1,11 +1,11 @@
 """GP sample paths by random Fourier features, with exact values and gradients.
 
-    f(x) = s * sqrt(2 / M) * sum_i w_i cos(omega_i . x / l + b_i),
+    f(x) = sqrt(s2) * sqrt(2 / M) * sum_i w_i cos(omega_i . x / l + b_i),
 
 w_i ~ N(0, 1), b_i ~ U[0, 2 pi), and omega_i drawn from the kernel's normalized spectral density:
 standard normal for the RBF kernel, multivariate Student-t with 2 nu = 5 degrees of freedom for
-Matern-5/2. Then Cov[f(x), f(z)] -> s^2 phi(||x - z|| / l) as M grows, and each path is an exact,
-smooth function whose gradient is available in closed form.
+Matern-5/2. Then Cov[f(x), f(z)] -> s2 phi(||x - z|| / l) as M grows (s2 the outputscale), and
+each path is an exact, smooth function whose gradient is available in closed form.
 
 References:
     Rahimi & Recht (2007), Random features for large-scale kernel machines;
@@ -47,7 +47,7 @@ class FourierSamplePath:
     Attributes:
         frequencies: (M, d) omega_i / l.
         phases: (M,) b_i.
-        weights: (M,) sqrt(s) * sqrt(2 / M) * w_i (s the outputscale).
+        weights: (M,) sqrt(s2) * sqrt(2 / M) * w_i (s2 the outputscale).
     """
 
     frequencies: np.ndarray

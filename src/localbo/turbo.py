@@ -58,7 +58,9 @@ from localbo.sample_paths import FourierSamplePath
 
 @dataclass(frozen=True)
 class TuRBOSettings:
-    """Knobs of TuRBO-1; the defaults are the reference's constants (q = 1).
+    """Knobs of TuRBO-1; the defaults are the reference's constants (q = 1), except
+    thompson_features (our pathwise draw's, module docstring) and min_noise_var, a nugget of
+    ours (the reference fits the noise variance by ML-II).
 
     Attributes:
         length_init, length_min, length_max: side of the region, a fraction of the box width.
