@@ -12,6 +12,7 @@ from localbo.gradient_estimation import PAPER_ESTIMATES
 from localbo.pipeline.gradient_estimation import Cases
 from localbo.pipeline.paper_comparison import (
     CLAIMS,
+    as_stated,
     comparable_sections,
     compare,
     ours,
@@ -129,3 +130,14 @@ def test_gradient_claims_state_the_papers_estimate_of_their_case():
         case = cases[claim.key.removeprefix("case:")]
         quoted = tuple(float(v) for v in claim.paper.strip("()").split(","))
         assert quoted == PAPER_ESTIMATES[case.function, case.x, case.n], claim.key
+
+
+def test_the_paper_column_of_figs_4_and_5_is_printed_from_the_estimates_the_distances_use():
+    """Each gradient-estimation claim's 'paper' is PAPER_ESTIMATES' entry as the paper prints it
+    (they were typed twice, so a correction of one left the column and the distance apart), and
+    every entry has a claim."""
+    stated = {as_stated(f, point, n) for f, point, n in PAPER_ESTIMATES}
+    texts = {c.paper for c in CLAIMS if c.figure == "gradient_estimation"}
+    assert texts == stated
+    assert as_stated("relu", (0.0,), 2) == "2.06e-5"
+    assert as_stated("l1", (0.0, 1.0), 10) == "(-0.031, 1.053)"
