@@ -3,7 +3,7 @@
 Every (d, b) of both panels (config/config.yaml `fig2`: panel a d = 10, b on its log grid; panel b
 b = 500, d on its log grid) and every noise level is one job: `estimate_error_function` with the
 job's settings (restarts / max_iterations, or large_restarts / large_max_iterations above large_b)
-and the rule's BLAS threads (workflow/rules/common.smk: 2 threads above fig2.large_b). The job is
+and the rule's BLAS threads (`Fig2Settings.blas_threads`: 2 threads above fig2.large_b). The job is
 run in full when b <= --max-full-b (or (b, sigma) is listed in --full), exactly as
 scripts/fig2_error_function.py calls it (same seed stream). Above that, --evals value+gradient
 evaluations at the job's starting design are timed, and
