@@ -7,19 +7,28 @@ reads the run directory's finished jobs of one (method, d, sigma), pairs each ru
 with the gallery's row of the same path, and prints and appends to --out the medians, the paired
 differences (positive: the run ends above the gallery; within 1e-12 relative, equal) and the CPU
 seconds of each job (its `benchmarks/` TSV, with its earlier attempts: `job_cpu_seconds`).
+The gallery's runs are not timed here: their CPU is in the gallery's parts, another sitting.
+
+A part that tests new settings may later supersede the gallery's runs (`gallery --supersede`);
+`--gallery-at COMMIT` then reads the table as it stood at that commit, e.g. issue 10's two halves:
 
     python bench/against_gallery.py /work/run_p21 --method gp_ucb --d 50 \\
         --label "refine_iterations 15"
+    python bench/against_gallery.py /work/run_p23 --method gp_ucb --d 10 \\
+        --label "refine_iterations 15" --gallery-at 021e071
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import io
 import json
+import subprocess
 from pathlib import Path
 
 import numpy as np
+from full_run import append_row  # bench/, the script's folder
 
 from localbo.pipeline.gallery import job_cpu_seconds
 
@@ -27,14 +36,20 @@ from localbo.pipeline.gallery import job_cpu_seconds
 EQUAL_WITHIN = 1e-12
 
 
-def gallery_values(table: Path, method: str, d: int, sigma: float) -> dict[int, float]:
-    """path -> final value of the gallery's rows of one cell."""
-    with table.open() as handle:
-        return {
-            int(row["path"]): float(row["value"])
-            for row in csv.DictReader(handle)
-            if row["method"] == method and int(row["d"]) == d and float(row["sigma"]) == sigma
-        }
+def gallery_values(
+    table: Path, method: str, d: int, sigma: float, commit: str | None = None
+) -> dict[int, float]:
+    """path -> final value of the gallery's rows of one cell (at a git commit, if given)."""
+    if commit is None:
+        text = table.read_text()
+    else:
+        show = ["git", "show", f"{commit}:{table.as_posix()}"]
+        text = subprocess.run(show, capture_output=True, text=True, check=True).stdout
+    return {
+        int(row["path"]): float(row["value"])
+        for row in csv.DictReader(io.StringIO(text))
+        if row["method"] == method and int(row["d"]) == d and float(row["sigma"]) == sigma
+    }
 
 
 def run_values(run: Path, method: str, d: int, sigma: float) -> dict[int, tuple[float, float]]:
@@ -60,10 +75,16 @@ def main() -> None:
         "--gallery",
         type=Path,
         default=Path("figures/paper-partial/fig1/fig1-local_solutions.csv"),
+        help="the gallery's table, relative to the repository's root",
+    )
+    parser.add_argument(
+        "--gallery-at",
+        metavar="COMMIT",
+        help="read the table as it stood at this commit (before a part superseded the cell)",
     )
     parser.add_argument("--out", type=Path, default=Path("bench/results/against_gallery.jsonl"))
     args = parser.parse_args()
-    gallery = gallery_values(args.gallery, args.method, args.d, args.sigma)
+    gallery = gallery_values(args.gallery, args.method, args.d, args.sigma, args.gallery_at)
     runs = run_values(args.run, args.method, args.d, args.sigma)
     paths = sorted(set(runs) & set(gallery))
     if not paths:
@@ -77,6 +98,7 @@ def main() -> None:
     row = {
         "run": str(args.run),
         "label": args.label,
+        "gallery_at": args.gallery_at,
         "method": args.method,
         "d": args.d,
         "sigma": args.sigma,
@@ -92,9 +114,7 @@ def main() -> None:
         "values": value.tolist(),
         "gallery_values": today.tolist(),
     }
-    print(json.dumps(row))
-    with args.out.open("a") as out:
-        out.write(json.dumps(row) + "\n")
+    append_row(row, args.out)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
+from full_run import bench_path, one_core, timed_paper_run  # bench/, the script's folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
@@ -34,26 +34,16 @@ from localbo.gp_ucb import GPUCB, GPUCBSettings
 from localbo.io import save_json
 from localbo.kernels import RBF
 from localbo.objective import Box, NoisyObjective
-from localbo.optimizers import run_on_path
-from localbo.pipeline.runtime import keep_freed_memory
-from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.gp_ucb_oracle import oracle_gp_ucb, replay
 
 NOISE_VAR = GPUCBSettings().min_noise_var  # sigma = 0
 
 
-def path_for(d: int, index: int) -> FourierSamplePath:
-    stream = ("bench-gp-ucb-exact", d) if index == 0 else ("bench-gp-ucb-exact", d, index)
-    return FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, *stream))
-
-
 def speed(d: int, budget: int) -> dict:
     """CPU seconds and final true values of one library run and one oracle run on path 0."""
-    path, box = path_for(d, 0), Box(-5.0, 5.0, d)
-    start = time.process_time()
-    result = run_on_path(GPUCB(), path, RBF(), 0.0, budget, box, None, rng_for(1, d, 0))
-    library_s = time.process_time() - start
+    path, box = bench_path(d), Box(-5.0, 5.0, d)
+    result, library_s = timed_paper_run(GPUCB(), path, budget)
     start = time.process_time()
     X, y = oracle_gp_ucb(
         NoisyObjective(path, 0.0, budget), RBF(), np.zeros(d), box, rng_for(1, d, 0)
@@ -72,7 +62,7 @@ def speed(d: int, budget: int) -> dict:
 
 def equality(d: int, budget: int, index: int) -> dict:
     """Steps of the oracle's run where the library's (and the one-ulp oracle's) choice differs."""
-    path, box = path_for(d, index), Box(-5.0, 5.0, d)
+    path, box = bench_path(d, index), Box(-5.0, 5.0, d)
     X, y = oracle_gp_ucb(
         NoisyObjective(path, 0.0, budget), RBF(), np.zeros(d), box, rng_for(1, d, index)
     )
@@ -105,6 +95,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

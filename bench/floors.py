@@ -41,8 +41,7 @@ from unittest.mock import patch
 
 import numpy as np
 import scipy.optimize
-from full_run import bench_path, paper_run
-from threadpoolctl import threadpool_limits
+from full_run import append_row, bench_path, one_core, paper_run
 
 import localbo.gp_ucb
 import localbo.mpd
@@ -78,7 +77,7 @@ def turbo_floor(d: int) -> dict:
     """The Thompson draws' prior values of one whole run at d, at the library's measured speed
     (and its cosines at np.cos's)."""
     method = optimizer_class("turbo")()
-    m, features = min(100 * d, 5000), method.settings.thompson_features
+    m, features = method.settings.candidate_count(d), method.settings.thompson_features
     rng = rng_for(0, "bench-floors", d)
     prior = FourierSamplePath.draw(RBF(), d, features, rng)
     centre = rng.uniform(-5.0, 5.0, d)
@@ -236,11 +235,9 @@ def main() -> None:
     }
     for part in args.parts:
         row = parts[part]()
-        print(row, flush=True)
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
+        append_row(row, args.out)
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

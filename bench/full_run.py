@@ -15,6 +15,8 @@ import argparse
 import json
 import logging
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from threadpoolctl import threadpool_limits
@@ -27,9 +29,11 @@ from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
 
-def bench_path(d: int) -> FourierSamplePath:
-    """The bench's RBF sample path for d (M = 4096; the same for every method and bench)."""
-    return FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, "bench-gp-ucb-exact", d))
+def bench_path(d: int, index: int = 0) -> FourierSamplePath:
+    """The bench's RBF sample path for d (M = 4096; the same for every method and bench), or
+    another of its paths (index > 0: bench_gp_ucb_exact.py's equality runs)."""
+    stream = ("bench-gp-ucb-exact", d) if index == 0 else ("bench-gp-ucb-exact", d, index)
+    return FourierSamplePath.draw(RBF(), d, 4096, rng_for(0, *stream))
 
 
 def paper_run(method: Optimizer, path: FourierSamplePath, budget: int) -> OptimizationResult:
@@ -39,11 +43,29 @@ def paper_run(method: Optimizer, path: FourierSamplePath, budget: int) -> Optimi
     return run_on_path(method, path, RBF(), 0.0, budget, Box(-5.0, 5.0, d), None, rng_for(1, d, 0))
 
 
+def timed_paper_run(
+    method: Optimizer, path: FourierSamplePath, budget: int
+) -> tuple[OptimizationResult, float]:
+    """`paper_run` and the CPU seconds it took (this process, all its threads)."""
+    start = time.process_time()
+    result = paper_run(method, path, budget)
+    return result, time.process_time() - start
+
+
 def append_row(row: dict, out: Path) -> None:
     """Print one result row and append it to the JSON-lines file `out`."""
-    print(row, flush=True)
+    print(json.dumps(row), flush=True)
     with out.open("a") as lines:
         lines.write(json.dumps(row) + "\n")
+
+
+@contextmanager
+def one_core() -> Iterator[None]:
+    """A Fig. 1 job's setting, for the benches that time its runs: one BLAS thread, and freed
+    large blocks kept for reuse (`keep_freed_memory`, as every pipeline job does)."""
+    keep_freed_memory()
+    with threadpool_limits(limits=1):
+        yield
 
 
 def main() -> None:
@@ -56,14 +78,12 @@ def main() -> None:
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     method = optimizer_class(args.method)()
     for d in args.dims:
-        path = bench_path(d)
-        start = time.process_time()
-        result = paper_run(method, path, args.budget)
+        result, cpu = timed_paper_run(method, bench_path(d), args.budget)
         row = {
             "method": args.method,
             "d": d,
             "budget": args.budget,
-            "cpu_s": time.process_time() - start,
+            "cpu_s": cpu,
             "f": result.value,
             **{k: v for k, v in result.info.items() if isinstance(v, int | float)},
         }
@@ -71,6 +91,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

@@ -24,18 +24,16 @@ import time
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # full_run's path and rows
 
-from full_run import append_row, bench_path
+from full_run import append_row, bench_path, one_core
 
 from localbo.gp import GP
 from localbo.gp_ucb import GPUCBSettings, gp_ucb, minimize_lcb
 from localbo.kernels import RBF
 from localbo.lower_confidence_bound import LowerConfidenceBound
 from localbo.objective import Box, NoisyObjective
-from localbo.pipeline.runtime import keep_freed_memory
 from localbo.seeding import rng_for
 
 SETTINGS = GPUCBSettings()
@@ -125,6 +123,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

@@ -14,14 +14,12 @@ restarts or iterations would change the chosen point in those steps.
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
-from full_run import bench_path, paper_run  # bench/, the script's folder
+from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits
 
 import localbo.gp_ucb as gp_ucb_module
 from localbo.optimizers import optimizer_class
@@ -43,7 +41,7 @@ def main() -> None:
     d = args.d
     method = optimizer_class("gp_ucb")()
     restarts = method.settings.restarts
-    with threadpool_limits(limits=1), patch.object(gp_ucb_module, "minimize", recorded):
+    with one_core(), patch.object(gp_ucb_module, "minimize", recorded):
         result = paper_run(method, bench_path(d), args.budget)
     steps = np.array(refinements).reshape(-1, restarts, 3)  # (steps, restarts, [nfev, start, end])
     late = steps[len(steps) // 2 :]
@@ -65,9 +63,7 @@ def main() -> None:
         else 0.0,
         "refinement_improves_first_candidate_share": float(np.mean(late[:, 0, 2] < late[:, 0, 1])),
     }
-    print(json.dumps(summary, indent=1))
-    with args.out.open("a") as out:
-        out.write(json.dumps(summary) + "\n")
+    append_row(summary, args.out)
 
 
 if __name__ == "__main__":

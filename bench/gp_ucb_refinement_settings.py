@@ -15,7 +15,6 @@ first setting (positive: worse) and the CPU seconds and L-BFGS-B evaluations sum
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -23,8 +22,8 @@ from unittest.mock import patch
 
 import numpy as np
 import yaml
+from full_run import append_row, one_core  # bench/, the script's folder
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits
 
 import localbo.gp_ucb as gp_ucb_module
 from localbo.kernels import make_kernel
@@ -104,11 +103,9 @@ def main() -> None:
             "lbfgsb_evaluations": evaluations[0],
             "values": values.tolist(),
         }
-        print(json.dumps(row), flush=True)
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
+        append_row(row, args.out)
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

@@ -18,17 +18,19 @@ d to `--out`.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
-from full_run import append_row, bench_path, paper_run  # bench/, the script's folder
-from threadpoolctl import threadpool_limits
+from full_run import (  # bench/, the script's folder
+    append_row,
+    bench_path,
+    one_core,
+    timed_paper_run,
+)
 
 import localbo.lower_confidence_bound
 from localbo.optimizers import optimizer_class
-from localbo.pipeline.runtime import keep_freed_memory
 
 
 def counted_run(d: int, budget: int, tighten_above: int) -> dict:
@@ -50,9 +52,7 @@ def counted_run(d: int, budget: int, tighten_above: int) -> dict:
         mock.patch.object(LCB, "_solve", counting_solve),
         mock.patch.object(LCB, "_shared_variance_bound", counting_shared),
     ):
-        start = time.process_time()
-        result = paper_run(optimizer_class("gp_ucb")(), bench_path(d), budget)
-        cpu = time.process_time() - start
+        result, cpu = timed_paper_run(optimizer_class("gp_ucb")(), bench_path(d), budget)
     return {"cpu_s": cpu, "f": result.value, "X": result.observations[0], **counts}
 
 
@@ -91,6 +91,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with one_core():
         main()

@@ -17,15 +17,13 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import sys
 import time
 from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
-from full_run import bench_path, paper_run  # bench/, the script's folder
-from threadpoolctl import threadpool_limits
+from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
@@ -63,7 +61,7 @@ def compare(d: int, budget: int) -> dict:
         record("null", alpha, point, off)
         return point
 
-    with threadpool_limits(limits=1), patch.object(mpd_module, "sample_point", both):
+    with one_core(), patch.object(mpd_module, "sample_point", both):
         paper_run(optimizer_class("mpd")(), bench_path(d), budget)
     row = {
         "d": d,
@@ -92,9 +90,7 @@ def main() -> None:
     args = parser.parse_args()
     for d in args.dims:
         row = {"date": time.strftime("%Y-%m-%d"), **compare(d, args.budget)}
-        print(json.dumps(row), flush=True)
-        with args.out.open("a") as out:
-            out.write(json.dumps(row) + "\n")
+        append_row(row, args.out)
 
 
 if __name__ == "__main__":

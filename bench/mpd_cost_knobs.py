@@ -9,11 +9,14 @@ last). Appends one JSON line per (d, budget) to `--out`.
 from __future__ import annotations
 
 import argparse
-import time
 from pathlib import Path
 
-from full_run import append_row, bench_path, paper_run  # bench/, the script's folder
-from threadpoolctl import threadpool_limits
+from full_run import (  # bench/, the script's folder
+    append_row,
+    bench_path,
+    one_core,
+    timed_paper_run,
+)
 
 from localbo.mpd import MPD, MPDSettings
 
@@ -22,10 +25,7 @@ CHANGES = {"restarts": 10, "window_factor": 10, "raw_samples": 256}
 
 def cpu_seconds(d: int, budget: int, **knobs: int) -> float:
     """CPU seconds of one MPD run at budget on the bench's path for d."""
-    path = bench_path(d)
-    start = time.process_time()
-    paper_run(MPD(MPDSettings(**knobs)), path, budget)
-    return time.process_time() - start
+    return timed_paper_run(MPD(MPDSettings(**knobs)), bench_path(d), budget)[1]
 
 
 def main() -> None:
@@ -33,7 +33,7 @@ def main() -> None:
     parser.add_argument("--runs", nargs="+", default=["10:500", "50:300"], help="d:budget pairs")
     parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_cost_knobs.jsonl"))
     args = parser.parse_args()
-    with threadpool_limits(1):
+    with one_core():
         for pair in args.runs:
             d, budget = (int(v) for v in pair.split(":"))
             first = cpu_seconds(d, budget)

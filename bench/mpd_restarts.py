@@ -21,15 +21,13 @@ evaluations, and the acquisition value each way reaches.
 from __future__ import annotations
 
 import argparse
-import json
 import time
 from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
-from full_run import bench_path, paper_run  # bench/, the script's folder
+from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
-from threadpoolctl import threadpool_limits
 
 import localbo.mpd as mpd_module
 from localbo.linalg import cho_solve
@@ -134,7 +132,7 @@ def main() -> None:
         return point
 
     d = args.d
-    with threadpool_limits(limits=1), patch.object(mpd_module, "sample_point", both):
+    with one_core(), patch.object(mpd_module, "sample_point", both):
         paper_run(optimizer_class("mpd")(), bench_path(d), args.budget)
     table = {key: np.array([row[key] for row in rows]) for key in rows[0]}
     summary = {
@@ -152,9 +150,7 @@ def main() -> None:
             np.median(table["joint_alpha"] / table["ours_alpha"])
         ),
     }
-    print(json.dumps(summary, indent=1))
-    with args.out.open("a") as out:
-        out.write(json.dumps(summary) + "\n")
+    append_row(summary, args.out)
 
 
 if __name__ == "__main__":

@@ -15,20 +15,22 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 from unittest import mock
 
 import numpy as np
-from full_run import append_row, bench_path, paper_run  # bench/, the script's folder
-from threadpoolctl import threadpool_limits
+from full_run import (  # bench/, the script's folder
+    append_row,
+    bench_path,
+    one_core,
+    timed_paper_run,
+)
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
 import localbo.turbo
 from localbo.objective import NoisyObjective
 from localbo.optimizers import optimizer_class
-from localbo.pipeline.runtime import keep_freed_memory
 from tests.unit import turbo_oracle
 
 
@@ -46,9 +48,7 @@ def recorded_run(d: int, budget: int, oracle: bool) -> tuple[np.ndarray, float, 
         mock.patch.object(NoisyObjective, "__call__", recording),
         mock.patch.object(localbo.turbo, "thompson_values", draw),
     ):
-        start = time.process_time()
-        result = paper_run(optimizer_class("turbo")(), bench_path(d), budget)
-        cpu = time.process_time() - start
+        result, cpu = timed_paper_run(optimizer_class("turbo")(), bench_path(d), budget)
     return np.vstack(points), result.value, cpu
 
 
@@ -75,6 +75,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with one_core():
         main()
