@@ -95,7 +95,7 @@ class FitSettings:
         for name in ("lengthscale_bounds", "outputscale_bounds", "noise_var_bounds"):
             low, high = getattr(self, name)
             if not 0 < low < high < math.inf:  # the fit runs in log space
-                raise ValueError(f"{name} must be finite with 0 < low < high, got {(low, high)}")
+                raise ValueError(f"{name}: need finite bounds 0 < low < high, got {(low, high)}")
 
     def log_box(self) -> np.ndarray:
         """(3, 2) array of log-bounds for (log l, log s2, log sigma^2)."""

@@ -57,6 +57,9 @@ def build(cls: type[T], mapping: Mapping[str, Any] | None, where: str) -> T:
     try:
         return cls(**values)
     except ValueError as error:  # the class's own checks (__post_init__)
+        key, _, message = str(error).partition(": ")  # "KEY: message" names one of its keys
+        if key in fields and message:
+            raise ConfigError(f"{f'{where}.{key}' if where else key}: {message}") from None
         raise ConfigError(f"{where or 'config'}: {error}") from None
 
 
