@@ -293,20 +293,26 @@ class Fig1Jobs:
             "num_features": self.settings.num_features,
         }
 
-    def run_params(self, wildcards: Any) -> dict[str, Any]:
-        """What one job depends on: the kernel, budget, box and the knobs its own method reads
-        at its noise level only."""
-        m = self.settings.method(wildcards.method)
+    def run_settings(self, name: str, sigma: float) -> dict[str, Any]:
+        """What decides a run of method `name` at noise level sigma besides its d and path: the
+        path's parameters, the budget, the box, the method's module and the knobs it reads at
+        sigma only. Two runs of one path with equal settings are the same run."""
+        m = self.settings.method(name)
         return {
             **self.path_params(),
             "budget": self.settings.budget_of(m.name),
             "box": as_config(self.settings.box),
-            "paths": self.chunks(m.name)[int(wildcards.chunk)],
             "module": m.jobs.module,
-            "method_settings": knobs(
-                m.optimizer.settings, m.optimizer.settings_read(float(wildcards.sigma))
-            ),
+            "method_settings": knobs(m.optimizer.settings, m.optimizer.settings_read(sigma)),
         }
+
+    def run_params(self, wildcards: Any) -> dict[str, Any]:
+        """What one job depends on: its runs' settings and its paths (after the box, where the
+        jobs' recorded params have them: another order would rerun every job)."""
+        run = list(self.run_settings(wildcards.method, float(wildcards.sigma)).items())
+        after = [key for key, _ in run].index("box") + 1
+        paths = ("paths", self.chunks(wildcards.method)[int(wildcards.chunk)])
+        return dict([*run[:after], paths, *run[after:]])
 
     def labels(self) -> dict[str, str]:
         """Each method's name in the figure."""

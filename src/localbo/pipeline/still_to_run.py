@@ -5,19 +5,22 @@
 The config files merge as Snakemake merges them (later files key by key over earlier ones). For
 each cell (method, d, sigma) that misses runs, one line: how many of the config's paths the
 gallery's table holds, the missing paths as ranges, and their CPU-hours by the method's cost
-model (`Optimizer.cost`, the model the rules' `runtime` comes from); then the total. What is
-left of a paper-scale Fig. 1 is read from here, not counted by hand. A row counts as the run of
-its (method, d, sigma, path) whatever settings it ran with; the gallery's provenance lists each
-part's configs.
+model (`Optimizer.cost`, the model the rules' `runtime` comes from). Then each cell whose runs
+were made at other settings than the config's (a default changed since; `gallery_parts` replays
+the provenance's parts to find which part made each run), with what differs and the CPU-hours
+of running them again (a part added with `--supersede METHOD`); then the total. What is left of a
+paper-scale Fig. 1 is read from here, not counted by hand.
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 from localbo.io import load_csv
 from localbo.pipeline.gallery import RUN_TABLE, gallery_name
+from localbo.pipeline.gallery_parts import RunKey, asked_runs, made_by
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma
@@ -49,20 +52,66 @@ def ranges(paths: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
-def report(settings: PipelineSettings, missing: dict[Cell, list[int]]) -> list[str]:
-    """One line per cell missing runs, then the total CPU-hours by the cost models."""
-    fig1, lines, total = settings.fig1, [], 0.0
+def other_settings(
+    settings: PipelineSettings, made: dict[RunKey, tuple[int, dict[str, Any]]]
+) -> dict[Cell, tuple[list[int], list[str]]]:
+    """The paths of each cell the config asks for whose runs were made at other settings (cells
+    with none are left out), and what differs ("refine_iterations 50, now 15")."""
+    other: dict[Cell, tuple[list[int], list[str]]] = {}
+    for (name, d, sigma, i), run in asked_runs(settings):
+        if (name, d, sigma, i) not in made or made[(name, d, sigma, i)][1] == run:
+            continue
+        paths, changes = other.setdefault((name, d, sigma), ([], []))
+        paths.append(i)
+        for change in differences(made[(name, d, sigma, i)][1], run):
+            if change not in changes:
+                changes.append(change)
+    return other
+
+
+def differences(was: dict[str, Any], now: dict[str, Any]) -> list[str]:
+    """The settings that differ, nested ones by their last key: ["refine_iterations 50, now 15"]."""
+    changes = []
+    for key in [*was, *(k for k in now if k not in was)]:
+        old, new = was.get(key), now.get(key)
+        if isinstance(old, dict) and isinstance(new, dict):
+            changes += differences(old, new)
+        elif old != new:
+            changes.append(f"{key} {old}, now {new}")
+    return changes
+
+
+def report(
+    settings: PipelineSettings,
+    missing: dict[Cell, list[int]],
+    other: dict[Cell, tuple[list[int], list[str]]] | None = None,
+) -> list[str]:
+    """One line per cell missing runs, one per cell with runs at other settings, then the total
+    CPU-hours by the cost models."""
+    fig1, lines, hours = settings.fig1, [], {"missing": 0.0, "again": 0.0}
+
+    def cost(name: str, d: int, paths: list[int]) -> float:
+        return len(paths) * fig1.method(name).optimizer.cost(d, fig1.budget_of(name)).seconds / 3600
+
     for (name, d, sigma), paths in missing.items():
-        cost = fig1.method(name).optimizer.cost(d, fig1.budget_of(name))
-        hours = len(paths) * cost.seconds / 3600.0
-        total += hours
+        hours["missing"] += cost(name, d, paths)
         asked = len(fig1.paths_of(name))
         lines.append(
             f"{name} d={d} sigma={sigma:g}: {asked - len(paths)} of {asked} run; "
-            f"paths {ranges(paths)} still to run, about {hours:.1f} CPU-hours"
+            f"paths {ranges(paths)} still to run, about {cost(name, d, paths):.1f} CPU-hours"
         )
+    for (name, d, sigma), (paths, changes) in (other or {}).items():
+        hours["again"] += cost(name, d, paths)
+        lines.append(
+            f"{name} d={d} sigma={sigma:g}: {len(paths)} runs at other settings "
+            f"({'; '.join(changes)}); paths {ranges(paths)} to run again (--supersede {name}), "
+            f"about {cost(name, d, paths):.1f} CPU-hours"
+        )
+    again = sum(len(paths) for paths, _ in (other or {}).values())
     lines.append(
-        f"still to run: {sum(map(len, missing.values()))} runs, about {total:.1f} CPU-hours"
+        f"still to run: {sum(map(len, missing.values()))} runs, about {hours['missing']:.1f} "
+        f"CPU-hours; to run again at the config's settings: {again} runs, about "
+        f"{hours['again']:.1f} CPU-hours"
     )
     return lines
 
@@ -71,10 +120,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("gallery", type=Path, help="the gallery folder, e.g. figures/paper")
     parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
+    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
     args = parser.parse_args()
     settings = load_settings(merged_config(args.config))
     rows = load_csv(args.gallery / gallery_name(RUN_TABLE))
-    print("\n".join(report(settings, missing_runs(settings, rows))))
+    other = None
+    if (args.gallery / "provenance.json").exists():
+        held = {(r["method"], int(r["d"]), float(r["sigma"]), int(r["path"])) for r in rows}
+        other = other_settings(settings, made_by(args.gallery, held, args.repo))
+    print("\n".join(report(settings, missing_runs(settings, rows), other)))
 
 
 if __name__ == "__main__":
