@@ -99,11 +99,6 @@ class GPUCBSettings:
                 "need raw_samples, restarts >= 1 and local_samples, refine_iterations >= 0, got "
                 f"{counts}"
             )
-        if self.raw_samples + self.local_samples < self.restarts:
-            raise ValueError(
-                f"the {self.restarts} restarts start at the best candidates: need raw_samples + "
-                f"local_samples >= restarts, got {self.raw_samples} + {self.local_samples}"
-            )
 
     def beta(self, t: int, d: int, width: float) -> float:
         """beta_t of step t in a box of the given width: beta_scale x Srinivas Theorem 2."""

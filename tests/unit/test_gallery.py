@@ -295,6 +295,7 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     last = provenance["parts"][-1]
     counts = ("runs_added", "runs_superseded", "runs_reproduced", "runs_differing")
     assert [last[count] for count in counts] == [1, 1, 3, 0]
+    assert last["supersede"] == ["gp_ucb"]  # which methods, for the replay (gallery_parts)
     assert sum(part["runs_added"] for part in provenance["parts"]) == len(values)
     # every part's CPU counts, the replaced run's included
     assert provenance["cpu_hours_per_figure"]["fig1"] == 3.0

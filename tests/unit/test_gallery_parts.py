@@ -1,19 +1,23 @@
-"""Which part of a gallery grown by parts made each run, replayed from its provenance, and the
-runs `still_to_run` lists as made at other settings than the config's."""
+"""Which part of a gallery grown by parts made each run, replayed from its provenance and its
+copies of the parts' configs, and the runs `still_to_run` lists as made at other settings."""
 
+import copy
 import hashlib
-import subprocess
+import json
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import yaml
 
 from localbo.io import save_json
-from localbo.pipeline.gallery_parts import made_by, part_settings
+from localbo.pipeline.gallery_parts import config_copy, made_by
 from localbo.pipeline.settings import load_settings, merged_config
 from localbo.pipeline.still_to_run import other_settings, report
 
 REPO = Path(__file__).resolve().parents[2]
-# two parts of a GP-UCB cell: paths 0-5 at 50 refinement iterations, then paths 0-2 again at the
+CONFIG = REPO / "config" / "config.yaml"
+# parts of a GP-UCB cell: paths 0-5 at 50 refinement iterations, then paths 0-2 again at the
 # default 15, superseding them
 PART = """
 fig1:
@@ -28,41 +32,48 @@ fig1:
 
 
 def add_part(gallery: Path, parts: list[dict], stop: int, iterations: int, **counts) -> None:
-    """A part's record as `gallery --add` writes it, its configs copied into the gallery."""
-    k = len(parts) + 1
-    base, override = f"config-part{k}-config.yaml", f"config-part{k}-part.yaml"
-    (gallery / base).write_bytes((REPO / "config" / "config.yaml").read_bytes())
-    (gallery / override).write_text(PART.format(stop=stop, iterations=iterations))
-    digest = hashlib.sha256((gallery / base).read_bytes() + (gallery / override).read_bytes())
-    parts.append(
-        {"commit": "0" * 40, "configs": [base, override], "config_sha256": digest.hexdigest()}
-        | counts
-    )
+    """A part's record as `gallery` writes it, its copies of the configs in the gallery: the
+    configs named by their paths in the repository, but part 1's override, which is named by
+    its copy's (an override from outside the repository: `gallery.recorded_path`)."""
+    k, digest, recorded = len(parts) + 1, hashlib.sha256(), []
+    for name, text in (("config.yaml", CONFIG.read_text()), ("part.yaml", PART)):
+        text = text.format(stop=stop, iterations=iterations) if name == "part.yaml" else text
+        copy = config_copy(gallery, k, name)
+        copy.write_text(text)
+        digest.update(text.encode())
+        if name == "config.yaml":
+            recorded.append(f"config/{name}")
+        else:
+            recorded.append(f"figures/gallery/{copy.name}" if k == 1 else f"runs/p{k}/{name}")
+    parts.append({"configs": recorded, "config_sha256": digest.hexdigest()} | counts)
 
 
 def held_runs() -> set:
-    """The table of both parts: GP-UCB d = 1 paths 0-5 and every cheap run of config.yaml."""
-    settings = load_settings(merged_config([REPO / "config" / "config.yaml"]))
-    cheap = {"local_bo", "random_search", "exact_gradient"}
+    """The table of the parts: GP-UCB d = 1 paths 0-5 and every cheap run of config.yaml."""
+    settings = load_settings(merged_config([CONFIG]))
     held = {("gp_ucb", 1, 0.0, i) for i in range(6)}
-    for name in cheap:
+    for name in ("local_bo", "random_search", "exact_gradient"):
         for sigma in settings.fig1.method(name).jobs.noise_levels:
             held |= {(name, d, sigma, i) for d in settings.fig1.dims for i in range(50)}
     return held
 
 
-@pytest.fixture
-def gallery(tmp_path):
-    gallery, parts, held = tmp_path / "gallery", [], held_runs()
+def gallery_of(tmp_path: Path, **second) -> Path:
+    gallery, parts = tmp_path / "gallery", []
     gallery.mkdir()
-    add_part(gallery, parts, 6, 50, runs_added=len(held))
-    add_part(gallery, parts, 3, 15, runs_added=0, runs_superseded=3)
+    add_part(gallery, parts, 6, 50, runs_added=len(held_runs()))
+    add_part(gallery, parts, 3, 15, **second)
     save_json(gallery / "provenance.json", {"parts": parts})
     return gallery
 
 
+@pytest.fixture
+def gallery(tmp_path):
+    return gallery_of(tmp_path, runs_added=0, runs_superseded=3, runs_reproduced=0)
+
+
 def test_each_run_is_the_part_that_made_it_or_superseded_it(gallery):
-    made = made_by(gallery, held_runs(), REPO)
+    made = made_by(gallery, held_runs())
     assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == [2, 2, 2, 1, 1, 1]
     assert made[("gp_ucb", 1, 0.0, 4)][1]["method_settings"]["refine_iterations"] == 50
     assert sum(part == 2 for part, _ in made.values()) == 3  # the runs it superseded only
@@ -70,8 +81,8 @@ def test_each_run_is_the_part_that_made_it_or_superseded_it(gallery):
 
 
 def test_the_runs_at_other_settings_than_the_configs_are_listed_with_what_differs(gallery):
-    settings = load_settings(merged_config([REPO / "config" / "config.yaml"]))
-    other = other_settings(settings, made_by(gallery, held_runs(), REPO))
+    settings = load_settings(merged_config([CONFIG]))
+    other = other_settings(settings, made_by(gallery, held_runs()))
     assert other == {("gp_ucb", 1, 0.0): ([3, 4, 5], ["refine_iterations 50, now 15"])}
     lines = report(settings, {}, other)
     assert lines[0].startswith(
@@ -81,36 +92,48 @@ def test_the_runs_at_other_settings_than_the_configs_are_listed_with_what_differ
     assert "to run again at the config's settings: 3 runs" in lines[-1]
 
 
+def test_a_superseding_rerun_that_came_back_equal_still_replays(tmp_path):
+    """`gallery --add --supersede` counts a rerun equal to the gallery's row as reproduced, not
+    superseded; at the new settings it is the new part's run all the same."""
+    gallery = gallery_of(tmp_path, runs_added=0, runs_superseded=2, runs_reproduced=1)
+    made = made_by(gallery, held_runs())
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(3)] == [2, 2, 2]
+
+
+def test_a_part_supersedes_only_the_methods_it_records(tmp_path):
+    gallery = gallery_of(
+        tmp_path, runs_added=0, runs_superseded=3, runs_reproduced=0, supersede=["mpd"]
+    )
+    with pytest.raises(ValueError, match="part 2 made 3 runs, its configs replay to 0"):
+        made_by(gallery, held_runs())  # no GP-UCB run may move to it
+
+
 def test_a_replay_that_does_not_give_a_part_its_recorded_runs_is_refused(gallery):
-    provenance = gallery / "provenance.json"
-    record = provenance.read_text().replace('"runs_superseded": 3', '"runs_superseded": 4')
-    provenance.write_text(record)
+    provenance = json.loads((gallery / "provenance.json").read_text())
+    provenance["parts"][1]["runs_superseded"] = 4
+    save_json(gallery / "provenance.json", provenance)
     with pytest.raises(ValueError, match="part 2 made 4 runs, its configs replay to 3"):
-        made_by(gallery, held_runs(), REPO)
+        made_by(gallery, held_runs())
 
 
-def test_config_files_other_than_those_a_part_ran_are_refused(gallery):
-    (gallery / "config-part2-part.yaml").write_text(PART.format(stop=3, iterations=16))
-    with pytest.raises(ValueError, match="not those it ran"):
-        made_by(gallery, held_runs(), REPO)
+def test_config_copies_other_than_the_files_a_part_ran_are_refused(gallery):
+    config_copy(gallery, 2, "part.yaml").write_text(PART.format(stop=3, iterations=16))
+    with pytest.raises(ValueError, match="part 2: the copies of its configs are not"):
+        made_by(gallery, held_runs())
+    config_copy(gallery, 2, "part.yaml").unlink()
+    with pytest.raises(ValueError, match=r"part 2: no copy of its config runs/p2/part\.yaml"):
+        made_by(gallery, held_runs())
 
 
-def test_a_config_of_the_repository_is_read_at_the_parts_commit(tmp_path):
-    """Parts 1-18 of the paper-scale gallery name config/config.yaml, as it was at their
-    commit, which may differ from the working tree's."""
-    head = subprocess.run(
-        ["git", "-C", str(REPO), "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    committed = subprocess.run(
-        ["git", "-C", str(REPO), "show", f"{head}:config/config.yaml"],
-        capture_output=True,
-        check=True,
-    ).stdout
-    part = {
-        "commit": head,
-        "configs": ["config/config.yaml"],
-        "config_sha256": hashlib.sha256(committed).hexdigest(),
-    }
-    assert part_settings(part, tmp_path, REPO).fig1.num_paths == 50
-    with pytest.raises(ValueError, match="cannot read"):
-        part_settings({**part, "configs": ["config/no-such.yaml"]}, tmp_path, REPO)
+def test_a_jobs_params_are_its_runs_settings_and_paths_in_the_recorded_order():
+    """Snakemake compares a job's params with those it recorded: the keys keep their order
+    (paths after the box), or every finished Fig. 1 job of a run directory would run again."""
+    jobs = load_settings(copy.deepcopy(yaml.safe_load(CONFIG.read_text()))).fig1_jobs()
+    wildcards = SimpleNamespace(method="gp_ucb", d="10", sigma="0.0", chunk="2")
+    params = jobs.run_params(wildcards)
+    assert list(params) == [
+        "seed", "kernel", "lengthscale", "outputscale", "num_features", "budget", "box",
+        "paths", "module", "method_settings",
+    ]  # fmt: skip
+    assert {k: v for k, v in params.items() if k != "paths"} == jobs.run_settings("gp_ucb", 0.0)
+    assert params["paths"] == jobs.chunks("gp_ucb")[2]

@@ -95,7 +95,7 @@ def test_at_budget_zero_every_method_returns_its_start_with_a_trace(path, name):
 # called directly refuses them as the config schema does, not later with an unrelated error
 BAD_KNOBS = {
     "exact_gradient": [{"gtol": 0.0}],
-    "gp_ucb": [{"delta": 20.0}, {"restarts": 0}, {"raw_samples": 1, "local_samples": 0}],
+    "gp_ucb": [{"delta": 20.0}, {"restarts": 0}, {"raw_samples": 0}],
     "local_bo": [{"step_size": -0.25}, {"batch_factor": 0.0}, {"min_noise_var": -1e-10}],
     "mpd": [{"restarts": 0}],
     "random_search": [{"chunk": 0}],

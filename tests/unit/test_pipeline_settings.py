@@ -205,20 +205,6 @@ def test_jobs_hold_the_configs_value_of_every_knob_their_runs_read():
     assert rates == {k: v for k, v in knobs.items() if k not in SET_BY_RATES}
 
 
-def test_a_jobs_params_are_its_runs_settings_and_paths_in_the_recorded_order():
-    """Snakemake compares a job's params with those it recorded: the keys keep their order
-    (paths after the box), or every finished Fig. 1 job of a run directory would run again."""
-    jobs = load_settings(copy.deepcopy(CONFIG)).fig1_jobs()
-    wildcards = SimpleNamespace(method="gp_ucb", d="10", sigma="0.0", chunk="2")
-    params = jobs.run_params(wildcards)
-    assert list(params) == [
-        "seed", "kernel", "lengthscale", "outputscale", "num_features", "budget", "box",
-        "paths", "module", "method_settings",
-    ]  # fmt: skip
-    assert {k: v for k, v in params.items() if k != "paths"} == jobs.run_settings("gp_ucb", 0.0)
-    assert params["paths"] == jobs.chunks("gp_ucb")[2]
-
-
 def test_a_method_runs_its_own_path_range_only_with_the_same_job_files():
     """`path_range` (a cell run in parts, paths by paths) selects whole jobs, named as in a run
     of every path, so the parts' runs are those of one run."""

@@ -104,8 +104,9 @@ class Fig3Jobs:
         }
 
     def runtime(self, wildcards: Any) -> int:
-        """Minutes: measured 0.13-0.3 s per noiseless run at d = 100 with Fig. 1's default budget
-        and features (5000, 4096; benchmarks/restart_chunk); 1 s per run is reserved for a busy
+        """Minutes: the paper-scale run measured 0.05 s of CPU per noiseless run at d = 100 with
+        Fig. 1's default budget and features (5000, 4096; its 40 restart_chunk jobs of 250 runs,
+        0.13 CPU-hours, figures/paper/provenance.json); 1 s per run is reserved for a busy
         node, scaled linearly in d, the budget and the features (the runs' steps grow with the
         budget, each path evaluation is O(M d)), plus 5."""
         measured = Fig1Settings()

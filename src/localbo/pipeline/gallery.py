@@ -57,6 +57,7 @@ from threadpoolctl import threadpool_info
 from localbo.io import atomic_path, copy_file, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
+from localbo.pipeline.gallery_parts import config_copy
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
@@ -208,7 +209,7 @@ def make_gallery(
         copied.append(target)
     recorded = {}
     for config in configs:  # the configs the hash is of, beside it
-        target = out / f"config-{config.name}"
+        target = config_copy(out, 1, config.name)
         copy_file(config, target)
         copied.append(target)
         recorded[recorded_path(config, target, repo)] = config
@@ -296,7 +297,7 @@ def add_to_gallery(
     part's runs of the `supersede` methods replace the gallery's of the same (d, sigma, path).
 
     Every check passes and every file is written beside its place before they are renamed into
-    place, the provenance last. Part k's configs are copied as config-part<k>-<name>.
+    place, the provenance last. Part k's configs are copied as `config_copy` names them.
 
     Returns:
         The files written.
@@ -321,7 +322,7 @@ def add_to_gallery(
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
-    copies = [(c, out / f"config-part{len(parts) + 1}-{c.name}") for c in configs]
+    copies = [(c, config_copy(out, len(parts) + 1, c.name)) for c in configs]
     part = provenance(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo, code)
     if differences and all(same_software(p.get("software"), part["software"]) for p in parts):
         cell, gap = max(differences.items(), key=lambda item: item[1])
@@ -333,6 +334,7 @@ def add_to_gallery(
     part.update(
         runs_added=len(rows) - len(held),
         runs_superseded=superseded,
+        supersede=sorted(supersede),
         runs_reproduced=reproduced,
         runs_differing=len(new) - (len(rows) - len(held)) - reproduced - superseded,
         largest_value_difference=differences,

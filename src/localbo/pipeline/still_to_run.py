@@ -20,24 +20,19 @@ from typing import Any
 
 from localbo.io import load_csv
 from localbo.pipeline.gallery import RUN_TABLE, gallery_name
-from localbo.pipeline.gallery_parts import RunKey, asked_runs, made_by
+from localbo.pipeline.gallery_parts import RunKey, asked_runs, made_by, run_key
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma
 
 
-def missing_runs(settings: PipelineSettings, rows: list[dict[str, str]]) -> dict[Cell, list[int]]:
-    """The paths of each cell the config asks for that no row of the Fig. 1 table holds (cells
-    missing nothing are left out), in the config's method order."""
-    held = {(r["method"], int(r["d"]), float(r["sigma"]), int(r["path"])) for r in rows}
-    fig1 = settings.fig1
-    missing = {}
-    for name, method in fig1.methods.methods.items():
-        for d in fig1.dims_of(name):
-            for sigma in method.jobs.noise_levels:
-                paths = [i for i in fig1.paths_of(name) if (name, d, sigma, i) not in held]
-                if paths:
-                    missing[(name, d, sigma)] = paths
+def missing_runs(settings: PipelineSettings, held: set[RunKey]) -> dict[Cell, list[int]]:
+    """The paths of each cell the config asks for that the Fig. 1 table (`held`, its rows'
+    `run_key`s) lacks (cells missing nothing are left out), in the config's method order."""
+    missing: dict[Cell, list[int]] = {}
+    for (name, d, sigma, i), _ in asked_runs(settings):
+        if (name, d, sigma, i) not in held:
+            missing.setdefault((name, d, sigma), []).append(i)
     return missing
 
 
@@ -120,15 +115,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("gallery", type=Path, help="the gallery folder, e.g. figures/paper")
     parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
-    parser.add_argument("--repo", type=Path, default=Path(__file__).resolve().parents[3])
     args = parser.parse_args()
     settings = load_settings(merged_config(args.config))
-    rows = load_csv(args.gallery / gallery_name(RUN_TABLE))
+    held = {run_key(row) for row in load_csv(args.gallery / gallery_name(RUN_TABLE))}
     other = None
     if (args.gallery / "provenance.json").exists():
-        held = {(r["method"], int(r["d"]), float(r["sigma"]), int(r["path"])) for r in rows}
-        other = other_settings(settings, made_by(args.gallery, held, args.repo))
-    print("\n".join(report(settings, missing_runs(settings, rows), other)))
+        other = other_settings(settings, made_by(args.gallery, held))
+    print("\n".join(report(settings, missing_runs(settings, held), other)))
 
 
 if __name__ == "__main__":
