@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from localbo.io import save_json
-from localbo.pipeline.gallery_parts import config_copy, made_by
+from localbo.pipeline.gallery_parts import asked_runs, config_copy, made_by
 from localbo.pipeline.settings import load_settings, merged_config
 from localbo.pipeline.still_to_run import other_settings, report
 
@@ -82,7 +82,7 @@ def test_each_run_is_the_part_that_made_it_or_superseded_it(gallery):
 
 def test_the_runs_at_other_settings_than_the_configs_are_listed_with_what_differs(gallery):
     settings = load_settings(merged_config([CONFIG]))
-    other = other_settings(settings, made_by(gallery, held_runs()))
+    other = other_settings(asked_runs(settings), made_by(gallery, held_runs()))
     assert other == {("gp_ucb", 1, 0.0): ([3, 4, 5], ["refine_iterations 50, now 15"])}
     lines = report(settings, {}, other)
     assert lines[0].startswith(

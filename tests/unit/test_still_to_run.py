@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from localbo.io import save_csv
-from localbo.pipeline.gallery_parts import run_key
+from localbo.pipeline.gallery_parts import asked_runs, run_key
 from localbo.pipeline.settings import load_settings, merged_config
 from localbo.pipeline.still_to_run import main, missing_runs, ranges, report
 
@@ -40,7 +40,7 @@ def test_the_runs_the_config_asks_and_the_table_lacks_are_listed_by_cell(configs
     table += rows("local_bo", 5, 0.2, range(50))
     table += rows("local_bo", 5, 0.05, [0])  # a noise level this config does not ask for
     table = [{k: str(v) for k, v in row.items()} for row in table]  # as the CSV reads back
-    missing = missing_runs(settings, {run_key(row) for row in table})
+    missing = missing_runs(asked_runs(settings), {run_key(row) for row in table})
     assert missing[("gp_ucb", 10, 0.0)] == [0, 3, 5]
     assert ("gp_ucb", 1, 0.0) not in missing  # complete
     assert ("local_bo", 5, 0.2) not in missing

@@ -38,7 +38,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import math
 import platform
 import re
@@ -57,7 +56,7 @@ from threadpoolctl import threadpool_info
 from localbo.io import atomic_path, copy_file, load_csv, load_json, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
-from localbo.pipeline.gallery_parts import config_copy
+from localbo.pipeline.gallery_parts import config_copy, config_sha256
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
@@ -174,14 +173,11 @@ def provenance(
         text=True,
         check=True,
     ).stdout.strip()
-    digest = hashlib.sha256()
-    for config in configs.values():
-        digest.update(config.read_bytes())
     rules = cpu_hours(run)
     return {
         "commit": commit,
         "configs": list(configs),
-        "config_sha256": digest.hexdigest(),
+        "config_sha256": config_sha256(configs.values()),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "software": software(),
         "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),

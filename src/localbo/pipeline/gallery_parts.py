@@ -18,14 +18,12 @@ table (`still_to_run` lists them). A change of the code that keeps the settings 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import yaml
-from snakemake.utils import update_config
-
 from localbo.io import load_json
-from localbo.pipeline.settings import PipelineSettings, load_settings
+from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 RunKey = tuple[str, int, float, int]  # method, d, sigma, path
 
@@ -41,6 +39,14 @@ def config_copy(gallery: Path, part: int, name: str) -> Path:
     return gallery / (f"config-{name}" if part == 1 else f"config-part{part}-{name}")
 
 
+def config_sha256(configs: Iterable[Path]) -> str:
+    """The SHA-256 of config files, read in order: what a gallery records of a part's configs."""
+    digest = hashlib.sha256()
+    for config in configs:
+        digest.update(config.read_bytes())
+    return digest.hexdigest()
+
+
 def part_settings(part: dict[str, Any], k: int, gallery: Path) -> PipelineSettings:
     """The settings part k ran with, from the gallery's copies of its config files, merged as
     Snakemake merges them.
@@ -49,20 +55,17 @@ def part_settings(part: dict[str, Any], k: int, gallery: Path) -> PipelineSettin
         ValueError: a copy is missing, or the copies are not the files the part recorded (their
             SHA-256 differs).
     """
-    config: dict[str, Any] = {}
-    digest = hashlib.sha256()
+    copies = []
     for recorded in part["configs"]:
         copy = config_copy(gallery, k, Path(recorded).name)
         if not copy.exists():  # a config from outside the repository is recorded as its copy
             copy = gallery / Path(recorded).name
         if not copy.exists():
             raise ValueError(f"part {k}: no copy of its config {recorded} in {gallery}")
-        text = copy.read_bytes()
-        digest.update(text)
-        update_config(config, yaml.safe_load(text) or {})
-    if digest.hexdigest() != part["config_sha256"]:
+        copies.append(copy)
+    if config_sha256(copies) != part["config_sha256"]:
         raise ValueError(f"part {k}: the copies of its configs are not the files it recorded")
-    return load_settings(config)
+    return load_settings(merged_config(copies))
 
 
 def asked_runs(settings: PipelineSettings) -> list[tuple[RunKey, dict[str, Any]]]:

@@ -63,9 +63,6 @@ def _around(value: float, tolerance: float) -> tuple[float, float]:
     return value - tolerance, value + tolerance
 
 
-FIG4_SETTINGS = (("quadratic", 5), ("l1", 5), ("l1", 10))  # Fig. 4 (a)-(c) at (0, 1)
-
-
 def as_stated(function: str, point: tuple[float, ...], n: int) -> str:
     """The paper's estimate of a gradient-estimation setting (`PAPER_ESTIMATES`, the numbers the
     distances are computed from) as the paper prints it: "(0.039, 1.018)", or "2.06e-5" alone."""
@@ -73,8 +70,11 @@ def as_stated(function: str, point: tuple[float, ...], n: int) -> str:
     return texts[0] if len(texts) == 1 else f"({', '.join(texts)})"
 
 
-QUADRATIC_N5, L1_N5, L1_N10 = (as_stated(f, (0.0, 1.0), n) for f, n in FIG4_SETTINGS)
-RELU_N2, RELU_N4 = (as_stated("relu", (0.0,), n) for n in (2, 4))
+QUADRATIC_N5 = as_stated("quadratic", (0.0, 1.0), 5)  # Fig. 4 (a)
+L1_N5 = as_stated("l1", (0.0, 1.0), 5)  # Fig. 4 (b)
+L1_N10 = as_stated("l1", (0.0, 1.0), 10)  # Fig. 4 (c)
+RELU_N2 = as_stated("relu", (0.0,), 2)  # Fig. 5 (a)
+RELU_N4 = as_stated("relu", (0.0,), 4)  # Fig. 5 (b)
 
 
 # about four bootstrap standard errors of a 50-path median (0.07 over the gallery's d = 50 paths)

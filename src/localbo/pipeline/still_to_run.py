@@ -26,11 +26,14 @@ from localbo.pipeline.settings import PipelineSettings, load_settings, merged_co
 Cell = tuple[str, int, float]  # method, d, sigma
 
 
-def missing_runs(settings: PipelineSettings, held: set[RunKey]) -> dict[Cell, list[int]]:
-    """The paths of each cell the config asks for that the Fig. 1 table (`held`, its rows'
+Asked = list[tuple[RunKey, dict[str, Any]]]  # the runs a config asks for, `asked_runs`
+
+
+def missing_runs(asked: Asked, held: set[RunKey]) -> dict[Cell, list[int]]:
+    """The paths of each cell of the `asked` runs that the Fig. 1 table (`held`, its rows'
     `run_key`s) lacks (cells missing nothing are left out), in the config's method order."""
     missing: dict[Cell, list[int]] = {}
-    for (name, d, sigma, i), _ in asked_runs(settings):
+    for (name, d, sigma, i), _ in asked:
         if (name, d, sigma, i) not in held:
             missing.setdefault((name, d, sigma), []).append(i)
     return missing
@@ -48,17 +51,18 @@ def ranges(paths: list[int]) -> str:
 
 
 def other_settings(
-    settings: PipelineSettings, made: dict[RunKey, tuple[int, dict[str, Any]]]
+    asked: Asked, made: dict[RunKey, tuple[int, dict[str, Any]]]
 ) -> dict[Cell, tuple[list[int], list[str]]]:
-    """The paths of each cell the config asks for whose runs were made at other settings (cells
-    with none are left out), and what differs ("refine_iterations 50, now 15")."""
+    """The paths of each cell of the `asked` runs whose runs were made (`made_by`) at other
+    settings (cells with none are left out), and what differs ("refine_iterations 50, now 15")."""
     other: dict[Cell, tuple[list[int], list[str]]] = {}
-    for (name, d, sigma, i), run in asked_runs(settings):
-        if (name, d, sigma, i) not in made or made[(name, d, sigma, i)][1] == run:
+    for key, run in asked:
+        was = made[key][1] if key in made else run
+        if was == run:
             continue
-        paths, changes = other.setdefault((name, d, sigma), ([], []))
-        paths.append(i)
-        for change in differences(made[(name, d, sigma, i)][1], run):
+        paths, changes = other.setdefault(key[:3], ([], []))
+        paths.append(key[3])
+        for change in differences(was, run):
             if change not in changes:
                 changes.append(change)
     return other
@@ -89,18 +93,20 @@ def report(
         return len(paths) * fig1.method(name).optimizer.cost(d, fig1.budget_of(name)).seconds / 3600
 
     for (name, d, sigma), paths in missing.items():
-        hours["missing"] += cost(name, d, paths)
+        cell_hours = cost(name, d, paths)
+        hours["missing"] += cell_hours
         asked = len(fig1.paths_of(name))
         lines.append(
             f"{name} d={d} sigma={sigma:g}: {asked - len(paths)} of {asked} run; "
-            f"paths {ranges(paths)} still to run, about {cost(name, d, paths):.1f} CPU-hours"
+            f"paths {ranges(paths)} still to run, about {cell_hours:.1f} CPU-hours"
         )
     for (name, d, sigma), (paths, changes) in (other or {}).items():
-        hours["again"] += cost(name, d, paths)
+        cell_hours = cost(name, d, paths)
+        hours["again"] += cell_hours
         lines.append(
             f"{name} d={d} sigma={sigma:g}: {len(paths)} runs at other settings "
             f"({'; '.join(changes)}); paths {ranges(paths)} to run again (--supersede {name}), "
-            f"about {cost(name, d, paths):.1f} CPU-hours"
+            f"about {cell_hours:.1f} CPU-hours"
         )
     again = sum(len(paths) for paths, _ in (other or {}).values())
     lines.append(
@@ -118,10 +124,11 @@ def main() -> None:
     args = parser.parse_args()
     settings = load_settings(merged_config(args.config))
     held = {run_key(row) for row in load_csv(args.gallery / gallery_name(RUN_TABLE))}
+    asked = asked_runs(settings)
     other = None
     if (args.gallery / "provenance.json").exists():
-        other = other_settings(settings, made_by(args.gallery, held))
-    print("\n".join(report(settings, missing_runs(settings, held), other)))
+        other = other_settings(asked, made_by(args.gallery, held))
+    print("\n".join(report(settings, missing_runs(asked, held), other)))
 
 
 if __name__ == "__main__":
