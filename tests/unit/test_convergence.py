@@ -121,7 +121,8 @@ def test_slope_fit_recovers_a_known_exponent():
     rng = np.random.default_rng(0)
     b = np.geomspace(20, 1e4, 10)
     e = 3.0 * b**-0.56 * np.exp(1e-3 * rng.standard_normal(10))
-    assert cv.log_log_slope(b, e) == pytest.approx(-0.56, abs=2e-3)
+    # noise 1e-3 over 10 log-spaced points: the slope's standard error is 1.6e-4 (5 of them)
+    assert cv.log_log_slope(b, e) == pytest.approx(-0.56, abs=8e-4)
     assert math.isnan(cv.log_log_slope([5, 5], [1.0, 2.0]))
 
 

@@ -75,9 +75,12 @@ def test_spends_exactly_its_budget_reproducibly_and_returns_the_best_observation
 
 def test_beats_its_first_point_on_a_noiseless_path():
     res, f = _run(budget=30)
-    assert res.value <= f(np.zeros((1, 2)))[0]
-    # and by more than the path's prior standard deviation (1): GP-UCB makes progress
-    assert res.value < f(np.zeros((1, 2)))[0] - 1.0
+    start = f(np.zeros((1, 2)))[0]
+    grid = np.linspace(-3.0, 3.0, 301)
+    lowest = f(np.stack(np.meshgrid(grid, grid), axis=-1).reshape(-1, 2)).min()
+    # 30 evaluations close most of the gap between the start and the box's minimum (0.78 here,
+    # 0.75-0.99 on seeds 21-32; 60 % asked)
+    assert start - res.value > 0.6 * (start - lowest)
     assert res.value == pytest.approx(np.min(f(res.observations[0])), rel=1e-13)
 
 

@@ -117,15 +117,18 @@ def test_turbo_converges_on_a_small_quadratic():
 
 
 def test_a_long_run_restarts_and_reports_its_first_region_and_its_trace():
-    """d = 2, 400 evaluations on a sample path: regions collapse and restart; the overall best is
-    never worse than the first region's; the trace has the region at every record."""
+    """d = 2, 400 evaluations on a sample path: regions collapse and restart; the first region's
+    value is the trace's last record before the first restart, and the restarts beat it here;
+    the trace has the region at every record."""
     path = FourierSamplePath.draw(RBF(), 2, 256, rng_for(63, "path"))
     objective = NoisyObjective(path, 0.0, 400)
     result = turbo(objective, RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(64))
     assert result.evaluations == 400
     assert result.info["restarts"] >= 1
-    assert result.value <= result.info["first_region_value"] + 1e-12
     trace = result.trace.arrays()
+    first_region = trace["restarts"] == 0
+    assert result.info["first_region_value"] == trace["values"][first_region][-1]
+    assert result.value < result.info["first_region_value"] - 0.1  # -1.98 against -1.74
     k = len(trace["evaluations"])
     assert trace["tr_length"].shape == (k,) and trace["tr_center"].shape == (k, 2)
     assert (

@@ -18,6 +18,7 @@ def test_every_case_has_a_slope_beside_its_theory(tiny_run):
     assert theory == {"d_plus_1": -1.0, "d_t": -0.25, "constant": 0.0}
     assert all(int(r["paths"]) == 2 for r in slopes)
     noiseless = [r for r in slopes if r["schedule"] == "d_plus_1" and r["step_rule"] == "fixed"]
+    assert len(noiseless) == 2  # d = 1 and 3
     assert all(float(r["below_bound_share"]) == 1.0 for r in noiseless)
     assert all(float(r["slope_median"]) < -1 for r in noiseless)  # faster than O(1 / n) here
 
