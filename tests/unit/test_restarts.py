@@ -33,6 +33,20 @@ def test_median_of_best_of_k_uniforms():
         assert np.all(np.abs(estimate - exact) < 5 * se), (q, (estimate - exact) / se)
 
 
+@pytest.mark.parametrize("block_elements", [1, 7 * 50 + 3, 10**9], ids=["row", "7-rows", "one"])
+def test_blocks_of_orders_give_the_bits_of_all_orders_at_once(block_elements, monkeypatch):
+    """The orders are drawn and sorted in blocks to bound memory; the result is the one of all
+    orders drawn at once (the implementation before, inlined here), whatever the block."""
+    values, orderings = rng_for(3, "values").normal(size=50), 40
+    keys = rng_for(4, "orders").random((orderings, values.size))
+    best = np.minimum.accumulate(values[np.argsort(keys, axis=1)[:, :12]], axis=1)
+    tail = (1.0 - 0.9) / 2.0
+    expected = np.quantile(best, [tail, 0.5, 1.0 - tail], axis=0)
+    monkeypatch.setattr("localbo.restarts.ORDER_BLOCK_ELEMENTS", block_elements)
+    r = best_after_restarts(values, 12, orderings, 0.9, rng_for(4, "orders"))
+    np.testing.assert_array_equal(np.stack([r.low, r.median, r.high]), expected)
+
+
 def test_bad_arguments():
     with pytest.raises(ValueError):
         best_after_restarts(np.array([]), 3, 10, 0.9, rng_for(0))
