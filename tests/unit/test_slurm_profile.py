@@ -15,3 +15,9 @@ def test_every_grouped_rule_exists_and_every_group_has_a_size():
     assert {"fig1_run", "error_function", "rbf_error_function"} <= rules
     assert set(PROFILE["groups"]) <= rules, set(PROFILE["groups"]) - rules
     assert set(PROFILE["groups"].values()) == set(PROFILE["group-components"])
+
+
+def test_long_fig1_runs_are_not_bundled():
+    """Snakemake removes the outputs of every member of a failed group job, the finished ones
+    too; a Fig. 1 job runs up to half an hour or more, so each is its own SLURM job."""
+    assert "fig1_run" not in PROFILE["groups"]
