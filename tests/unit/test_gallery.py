@@ -31,6 +31,8 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     (run / "figures").mkdir(parents=True)
     (run / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     (run / "figures" / "fig1_local_solutions.pdf").write_bytes(b"pdf")
+    # a plot job killed while it wrote leaves its temporary file (localbo.io.atomic_path)
+    (run / "figures" / ".fig3_restarts.png.k2x9.png").write_bytes(b"half a png")
     (run / "results" / "fig1").mkdir(parents=True)
     (run / "results" / "fig1" / "local_solutions.csv").write_text("a\n1\n")
     for rule, name, seconds in (
@@ -51,7 +53,7 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     configs = [REPO / "config" / "config.yaml", override]
     copied = make_gallery(run, tmp_path / "gallery", configs, REPO)
     names = sorted(p.name for p in copied)
-    # PNG, CSV and the configs, not the PDF
+    # PNG, CSV and the configs, not the PDF nor a temporary file
     assert names == [
         "config-config.yaml",
         "config-paper_part.yaml",

@@ -26,12 +26,10 @@ reproduced to the character and, for the others, the largest difference of the v
 The provenance lists the parts, each as a gallery's provenance above plus those counts, under
 "parts", with the CPU-hours per figure summed over them beside.
 
-When a method's default settings change, its runs in the gallery are no longer the config's.
-`--supersede METHOD` lets a part run at the new settings replace them: the part's runs of METHOD
-take the place of the gallery's runs of the same (d, sigma, path) where they differ, and the
-part records how many it replaced (`runs_superseded`; `runs_added` counts new runs only, so the
-parts' runs_added sum to the table's rows). The CPU-hours stay those every part spent, the
-replaced runs' included.
+When a method's default settings change, `--supersede METHOD` lets a part run at the new ones
+replace its runs of the same (d, sigma, path) where they differ; the part records how many
+(`runs_superseded`; `runs_added` counts new runs only, so the parts' runs_added sum to the
+table's rows). The CPU-hours stay those every part spent, the replaced runs' included.
 """
 
 from __future__ import annotations
@@ -199,7 +197,7 @@ def make_gallery(
         raise ValueError(f"{out} was grown by parts: add to it with --add, or remove it first")
     out.mkdir(parents=True, exist_ok=True)
     copied = []
-    for source in sorted(run.glob("figures/*.png")) + sorted(run.glob("results/**/*.csv")):
+    for source in made_files(run, "figures/*.png") + made_files(run, "results/**/*.csv"):
         target = out / gallery_name(source.relative_to(run))
         copy_file(source, target)
         copied.append(target)
@@ -211,6 +209,12 @@ def make_gallery(
         recorded[recorded_path(config, target, repo)] = config
     save_json(out / "provenance.json", provenance(run, recorded, repo, code))
     return copied
+
+
+def made_files(run: Path, pattern: str) -> list[Path]:
+    """The files of `run` matching `pattern`, sorted, without a killed writer's temporary file
+    (a dot name beside its target, `localbo.io.atomic_path`)."""
+    return [path for path in sorted(run.glob(pattern)) if not path.name.startswith(".")]
 
 
 def gallery_name(relative: Path) -> str:
@@ -303,7 +307,7 @@ def add_to_gallery(
             Fig. 1's (they make a gallery of their own), a run differs from the gallery's with
             the gallery's software, or the run adds nothing.
     """
-    others = [p for p in sorted(run.glob("results/**/*.csv")) if p != run / RUN_TABLE]
+    others = [p for p in made_files(run, "results/**/*.csv") if p != run / RUN_TABLE]
     if others:
         raise ValueError(f"only Fig. 1's table grows by parts; {others[0]} needs its own gallery")
     table, figure_file = out / gallery_name(RUN_TABLE), out / gallery_name(RUN_FIGURE)
