@@ -174,8 +174,9 @@ class Fig2Jobs:
 
     @staticmethod
     def mem_mb(wildcards: Any) -> int:
-        """Twice the peak of one evaluation, K (b x b) plus the slope matrix's upper blocks:
-        1.22 GB measured at b = 1e4 (bench/README.md), about 1.5 b x b float64 matrices."""
+        """Two b x b float64 matrices plus 500 MB, 2.1 GB at b = 1e4, against the peak of one
+        evaluation, K (b x b) plus the slope matrix's upper blocks: 1.22 GB measured at b = 1e4
+        (bench/README.md), about 1.5 b x b matrices."""
         b = int(wildcards.b)
         return 500 + 2 * 8 * b * b // 2**20
 
