@@ -28,6 +28,7 @@ from scipy.special import lambertw
 
 from localbo.designs import DesignValue, best_differencing_design, minimize_trace
 from localbo.kernels import Kernel
+from localbo.settings_checks import require
 
 log = logging.getLogger(__name__)
 
@@ -158,10 +159,9 @@ class ErrorFunctionSettings:
     perturbation: float = 0.3
 
     def __post_init__(self) -> None:
-        if self.restarts < 1 or self.max_iterations < 0:
-            raise ValueError(f"need restarts >= 1 and max_iterations >= 0, got {self}")
-        if self.min_noise_var <= 0 or self.perturbation <= 0:
-            raise ValueError(f"need min_noise_var > 0 and perturbation > 0, got {self}")
+        require(self, lambda v: v >= 1, ">= 1", "restarts")
+        require(self, lambda v: v >= 0, ">= 0", "max_iterations")
+        require(self, lambda v: v > 0, "> 0", "min_noise_var", "perturbation")
 
 
 def estimate_error_function(

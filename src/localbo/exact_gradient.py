@@ -34,6 +34,7 @@ from localbo.objective import (
     finish,
 )
 from localbo.optimizers import Cost, Optimizer, register
+from localbo.settings_checks import require
 
 # A coordinate this close to a bound is on it (L-BFGS-B puts active coordinates exactly there).
 BOUNDARY_TOL = 1e-6
@@ -60,8 +61,8 @@ class ExactGradientSettings:
     max_iterations: int = 2000
 
     def __post_init__(self) -> None:
-        if not (self.gtol > 0 and self.ftol > 0 and self.max_iterations >= 1):
-            raise ValueError(f"need gtol > 0, ftol > 0 and max_iterations >= 1, got {self}")
+        require(self, lambda v: v > 0, "> 0", "gtol", "ftol")
+        require(self, lambda v: v >= 1, ">= 1", "max_iterations")
 
 
 def minimize_in_box(

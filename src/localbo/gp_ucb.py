@@ -50,6 +50,7 @@ from localbo.objective import (
     finish,
 )
 from localbo.optimizers import Cost, FunctionOptimizer, register
+from localbo.settings_checks import require
 
 log = logging.getLogger(__name__)
 
@@ -83,22 +84,11 @@ class GPUCBSettings:
     min_noise_var: float = 1e-8
 
     def __post_init__(self) -> None:
-        if not (0 < self.delta < 1 and self.tail_a > 0 and self.tail_b > 0):
-            raise ValueError(
-                f"need 0 < delta < 1, tail_a > 0 and tail_b > 0, got {self.delta}, "
-                f"{self.tail_a}, {self.tail_b}"
-            )
-        if not (self.beta_scale >= 0 and self.local_scale >= 0 and self.min_noise_var >= 0):
-            raise ValueError(
-                "need beta_scale, local_scale and min_noise_var >= 0, got "
-                f"{self.beta_scale}, {self.local_scale}, {self.min_noise_var}"
-            )
-        counts = (self.raw_samples, self.local_samples, self.restarts, self.refine_iterations)
-        if min(self.raw_samples, self.restarts) < 1 or min(counts) < 0:
-            raise ValueError(
-                "need raw_samples, restarts >= 1 and local_samples, refine_iterations >= 0, got "
-                f"{counts}"
-            )
+        require(self, lambda v: 0 < v < 1, "in (0, 1)", "delta")
+        require(self, lambda v: v > 0, "> 0", "tail_a", "tail_b")
+        require(self, lambda v: v >= 1, ">= 1", "raw_samples", "restarts")
+        scales = ("beta_scale", "local_scale", "min_noise_var")
+        require(self, lambda v: v >= 0, ">= 0", *scales, "local_samples", "refine_iterations")
 
     def beta(self, t: int, d: int, width: float) -> float:
         """beta_t of step t in a box of the given width: beta_scale x Srinivas Theorem 2."""

@@ -66,6 +66,7 @@ from localbo.kernels import RBF, Kernel
 from localbo.linalg import cho_solve, cholesky, solve_lower
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
+from localbo.settings_checks import require
 
 
 @dataclass(frozen=True)
@@ -94,19 +95,12 @@ class MPDSettings:
     min_noise_var: float = 1e-6
 
     def __post_init__(self) -> None:
-        counts = (self.restarts, self.raw_samples, self.window_factor, self.max_substeps)
-        if min(counts) < 1 or self.raw_samples < self.restarts:
-            raise ValueError(
-                "need restarts, raw_samples, window_factor, max_substeps >= 1 and raw_samples >= "
-                f"restarts, got {counts}"
-            )
-        if not (self.delta > 0 and self.step > 0 and 0.5 < self.min_probability < 1):
-            raise ValueError(
-                "need delta > 0, step > 0 and 0.5 < min_probability < 1, got "
-                f"{self.delta}, {self.step}, {self.min_probability}"
-            )
-        if self.min_noise_var < 0:
-            raise ValueError(f"need min_noise_var >= 0, got {self.min_noise_var}")
+        counts = ("restarts", "raw_samples", "window_factor", "max_substeps")
+        require(self, lambda v: v >= 1, ">= 1", *counts)
+        require(self, lambda v: v >= self.restarts, "at least restarts", "raw_samples")
+        require(self, lambda v: v > 0, "> 0", "delta", "step")
+        require(self, lambda v: 0.5 < v < 1, "in (0.5, 1)", "min_probability")
+        require(self, lambda v: v >= 0, ">= 0", "min_noise_var")
 
 
 def gradient_posterior(gp: GP, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -14,6 +14,7 @@ import numpy as np
 from localbo.kernels import Kernel
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
+from localbo.settings_checks import require
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,7 @@ class RandomSearchSettings:
     chunk: int = 250
 
     def __post_init__(self) -> None:
-        if self.chunk < 1:
-            raise ValueError(f"need chunk >= 1, got {self.chunk}")
+        require(self, lambda v: v >= 1, ">= 1", "chunk")
 
 
 def random_search(

@@ -54,6 +54,7 @@ from localbo.linalg import cho_solve
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.sample_paths import FourierSamplePath
+from localbo.settings_checks import require
 
 
 @dataclass(frozen=True)
@@ -88,26 +89,14 @@ class TuRBOSettings:
     min_noise_var: float = 1e-8
 
     def __post_init__(self) -> None:
-        if not 0 < self.length_min <= self.length_init <= self.length_max:
-            raise ValueError(
-                f"need 0 < length_min <= length_init <= length_max, got {self.length_min}, "
-                f"{self.length_init}, {self.length_max}"
-            )
-        counts = {
-            "success_tolerance": self.success_tolerance,
-            "failure_tolerance": self.failure_tolerance,
-            "candidates": self.candidates,
-            "initial_points": self.initial_points,
-            "thompson_features": self.thompson_features,
-        }
-        for name, count in counts.items():
-            if count is not None and count < 1:
-                raise ValueError(f"{name} must be at least 1 (or null where allowed), got {count}")
-        if not (self.improvement >= 0 and self.perturbation_dims > 0 and self.min_noise_var >= 0):
-            raise ValueError(
-                "need improvement >= 0, perturbation_dims > 0 and min_noise_var >= 0, got "
-                f"{self.improvement}, {self.perturbation_dims}, {self.min_noise_var}"
-            )
+        require(self, lambda v: 0 < v <= self.length_init, "in (0, length_init]", "length_min")
+        require(self, lambda v: v <= self.length_max, "at most length_max", "length_init")
+        counts = ("success_tolerance", "thompson_features")
+        require(self, lambda v: v >= 1, ">= 1", *counts)
+        optional = ("failure_tolerance", "candidates", "initial_points")
+        require(self, lambda v: v is None or v >= 1, ">= 1 or null", *optional)
+        require(self, lambda v: v >= 0, ">= 0", "improvement", "min_noise_var")
+        require(self, lambda v: v > 0, "> 0", "perturbation_dims")
 
     def design_size(self, d: int) -> int:
         """Points of a region's design in dimension d."""

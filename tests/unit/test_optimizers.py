@@ -20,6 +20,8 @@ from localbo.optimizers import (
     registered,
     run_on_path,
 )
+from localbo.pipeline.fig1 import method_from_config
+from localbo.pipeline.sections import ConfigError
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.quadratic import Quadratic
@@ -111,8 +113,12 @@ def test_every_method_has_a_bad_knob_case():
     ("name", "knobs"), [(name, knobs) for name, cases in BAD_KNOBS.items() for knobs in cases]
 )
 def test_a_knob_out_of_range_is_refused_by_the_settings(name, knobs):
-    with pytest.raises(ValueError, match=next(iter(knobs))):  # the message names the knob
+    knob = next(iter(knobs))
+    with pytest.raises(ValueError, match=f"^{knob}: must be "):  # the message names the knob
         optimizer_class(name).Settings(**knobs)
+    # and the pipeline reports it under its dotted config key
+    with pytest.raises(ConfigError, match=rf"^fig1\.methods\.{name}\.{knob}: must be "):
+        method_from_config(name, knobs, f"fig1.methods.{name}")
 
 
 @pytest.mark.parametrize(("box_d", "x0"), [(3, np.zeros(2)), (4, None)], ids=["x0", "path"])

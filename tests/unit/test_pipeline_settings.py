@@ -330,16 +330,19 @@ BAD_CONFIGS = {
     ),
     "turbo-length-min-above-init": (
         "fig1:\n  methods: {turbo: {length_min: 2.0}}\n",
-        "fig1.methods.turbo: need 0 < length_min <= length_init",
+        "fig1.methods.turbo.length_min: must be in (0, length_init]",
     ),
     "turbo-failure-tolerance-zero": (
         "fig1:\n  methods: {turbo: {failure_tolerance: 0}}\n",
-        "failure_tolerance must be at least 1",
+        "fig1.methods.turbo.failure_tolerance: must be >= 1 or null",
     ),
-    "mpd-window-zero": ("fig1:\n  methods: {mpd: {window_factor: 0}}\n", "fig1.methods.mpd"),
+    "mpd-window-zero": (
+        "fig1:\n  methods: {mpd: {window_factor: 0}}\n",
+        "fig1.methods.mpd.window_factor: must be >= 1",
+    ),
     "mpd-probability-at-half": (
         "fig1:\n  methods: {mpd: {min_probability: 0.5}}\n",
-        "0.5 < min_probability < 1",
+        "fig1.methods.mpd.min_probability: must be in (0.5, 1)",
     ),
     "duplicate-rates-schedule": ("rates:\n  schedules: [d_t, d_t]\n", "schedules"),
     "duplicate-fig4-case": ("gradient_estimation:\n  fig4: [l1_n5, l1_n5]\n", "fig4"),

@@ -6,6 +6,8 @@ import math
 from dataclasses import dataclass, fields
 from typing import Any
 
+from localbo.settings_checks import require
+
 BATCH_SCHEDULES = ("constant", "d_log2_t", "d_t", "d_t2")
 STEP_RULES = ("fixed", "normalized")
 # The knobs only the sigma > 0 driver reads (bfgs_gtol is the sigma = 0 driver's alone).
@@ -47,18 +49,10 @@ class LocalBOSettings:
             raise ValueError(f"unknown schedule {self.schedule!r}; known: {BATCH_SCHEDULES}")
         if self.step_rule not in STEP_RULES:
             raise ValueError(f"unknown step rule {self.step_rule!r}; known: {STEP_RULES}")
-        if not (self.step_size > 0 and self.batch_factor > 0 and self.bfgs_gtol > 0):
-            raise ValueError(
-                "need step_size, batch_factor and bfgs_gtol > 0, got "
-                f"{self.step_size}, {self.batch_factor}, {self.bfgs_gtol}"
-            )
-        counts = (self.design_max_iterations, self.design_optimize_max_b, self.data_window)
-        if min(counts) < 0 or self.min_noise_var < 0 or self.design_perturbation < 0:
-            raise ValueError(
-                "need design_max_iterations, design_optimize_max_b, data_window, min_noise_var "
-                f"and design_perturbation >= 0, got {counts}, {self.min_noise_var}, "
-                f"{self.design_perturbation}"
-            )
+        require(self, lambda v: v > 0, "> 0", "step_size", "batch_factor", "bfgs_gtol")
+        counts = ("design_max_iterations", "design_optimize_max_b", "data_window")
+        scales = ("min_noise_var", "design_perturbation")
+        require(self, lambda v: v >= 0, ">= 0", *counts, *scales)
 
     def read_at(self, sigma: float) -> tuple[str, ...]:
         """The knobs a run at noise level sigma reads: a job's params hold these only, so a
