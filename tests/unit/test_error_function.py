@@ -96,7 +96,7 @@ def test_defaults_are_the_paper_scale_settings():
     assert ErrorFunctionSettings() == ErrorFunctionSettings(
         restarts=2, max_iterations=300, min_noise_var=1e-10, perturbation=0.3
     )
-    with pytest.raises(ValueError, match="^restarts: must be >= 1, got 0"):
+    with pytest.raises(ValueError, match=r"^restarts: must be >= 1, got 0"):
         ErrorFunctionSettings(restarts=0)
 
 
