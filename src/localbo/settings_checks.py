@@ -1,7 +1,8 @@
 """Range checks of a settings dataclass that name the field they refuse.
 
 A refusal reads "KEY: must be RULE, got VALUE"; the pipeline reports it under the key's dotted
-config name (`localbo.pipeline.sections.build`), e.g. "fig1.methods.mpd.restarts: ...".
+config name (`localbo.pipeline.sections.build`), e.g. "fig1.methods.mpd.restarts: ...". A value
+the condition cannot compare (None where a number is due) or NaN is refused too.
 """
 
 from __future__ import annotations
@@ -31,5 +32,9 @@ def require(settings: object, holds: Callable[[Any], bool], rule: str, *keys: st
     """
     for key in keys:
         value = getattr(settings, key)
-        if not holds(value):
+        try:
+            held = bool(holds(value))
+        except TypeError:  # None where a number is due, say
+            held = False
+        if not held:
             raise ValueError(f"{key}: must be {rule}, got {value!r}")

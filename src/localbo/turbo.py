@@ -89,8 +89,9 @@ class TuRBOSettings:
     min_noise_var: float = 1e-8
 
     def __post_init__(self) -> None:
-        require(self, lambda v: 0 < v <= self.length_init, "in (0, length_init]", "length_min")
-        require(self, lambda v: v <= self.length_max, "at most length_max", "length_init")
+        init, top = self.length_init, self.length_max
+        require(self, lambda v: 0 < v <= init, f"in (0, length_init = {init}]", "length_min")
+        require(self, lambda v: v <= top, f"at most length_max = {top}", "length_init")
         counts = ("success_tolerance", "thompson_features")
         require(self, lambda v: v >= 1, ">= 1", *counts)
         optional = ("failure_tolerance", "candidates", "initial_points")

@@ -99,9 +99,10 @@ BAD_KNOBS = {
     "exact_gradient": [{"gtol": 0.0}],
     "gp_ucb": [{"delta": 20.0}, {"restarts": 0}, {"raw_samples": 0}],
     "local_bo": [{"step_size": -0.25}, {"batch_factor": 0.0}, {"min_noise_var": -1e-10}],
-    "mpd": [{"restarts": 0}],
+    # NaN compares false with any bound: refused
+    "mpd": [{"restarts": 0}, {"min_noise_var": float("nan")}],
     "random_search": [{"chunk": 0}],
-    "turbo": [{"candidates": 0}],
+    "turbo": [{"candidates": 0}, {"improvement": float("nan")}],
 }
 
 
@@ -119,6 +120,12 @@ def test_a_knob_out_of_range_is_refused_by_the_settings(name, knobs):
     # and the pipeline reports it under its dotted config key
     with pytest.raises(ConfigError, match=rf"^fig1\.methods\.{name}\.{knob}: must be "):
         method_from_config(name, knobs, f"fig1.methods.{name}")
+
+
+def test_none_where_a_count_is_due_is_refused_naming_the_knob():
+    """The config's types refuse it first; a library caller gets the knob, not a TypeError."""
+    with pytest.raises(ValueError, match=r"^success_tolerance: must be >= 1, got None"):
+        optimizer_class("turbo").Settings(success_tolerance=None)
 
 
 @pytest.mark.parametrize(("box_d", "x0"), [(3, np.zeros(2)), (4, None)], ids=["x0", "path"])

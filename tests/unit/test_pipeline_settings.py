@@ -330,7 +330,7 @@ BAD_CONFIGS = {
     ),
     "turbo-length-min-above-init": (
         "fig1:\n  methods: {turbo: {length_min: 2.0}}\n",
-        "fig1.methods.turbo.length_min: must be in (0, length_init]",
+        "fig1.methods.turbo.length_min: must be in (0, length_init = 0.8]",
     ),
     "turbo-failure-tolerance-zero": (
         "fig1:\n  methods: {turbo: {failure_tolerance: 0}}\n",
