@@ -21,3 +21,13 @@ def test_long_fig1_runs_are_not_bundled():
     """Snakemake removes the outputs of every member of a failed group job, the finished ones
     too; a Fig. 1 job runs up to half an hour or more, so each is its own SLURM job."""
     assert "fig1_run" not in PROFILE["groups"]
+
+
+def test_default_resources_grow_with_the_attempt():
+    """A table or plot job killed for its memory or time comes back with more, as the rules' own
+    resources do (Snakemake evaluates the expressions with `attempt` in scope)."""
+    defaults = PROFILE["default-resources"]
+    for key in ("mem_mb", "runtime"):
+        assert eval(str(defaults[key]), {"attempt": 2}) == 2 * eval(
+            str(defaults[key]), {"attempt": 1}
+        ), key
