@@ -23,13 +23,13 @@ numpy, scipy, BLAS: `software`) it must come back byte for byte, or the part is 
 pipeline does not reproduce itself. With other versions the last digits differ (the sample paths
 round differently, and a BFGS run may amplify that), so the part records how many runs it
 reproduced to the character and, for the others, the largest difference of the value per cell.
-The provenance lists the parts, each as a gallery's provenance above plus those counts, under
-"parts", with the CPU-hours per figure summed over them beside.
+The provenance lists the parts under "parts" (each a gallery's provenance plus those counts),
+with the CPU-hours per figure summed over them beside.
 
-When a method's default settings change, `--supersede METHOD` lets a part run at the new ones
-replace its runs of the same (d, sigma, path) where they differ; the part records how many
-(`runs_superseded`; `runs_added` counts new runs only, so the parts' runs_added sum to the
-table's rows). The CPU-hours stay those every part spent, the replaced runs' included.
+When a method's default settings change, the gallery's runs of it are no longer the config's:
+`--supersede METHOD` lets a part's runs at the new ones replace the gallery's of the same (d,
+sigma, path) where they differ, and counts them (`runs_superseded`; `runs_added` counts new runs
+only, so the parts' sum to the table's rows); the CPU-hours keep the replaced runs'.
 """
 
 from __future__ import annotations
