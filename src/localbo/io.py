@@ -20,6 +20,15 @@ from typing import IO, Any
 
 import numpy as np
 
+# the first character of `atomic_path`'s temporary names: a writer killed by SIGKILL leaves one
+TEMPORARY = "."
+
+
+def made_files(folder: Path, pattern: str) -> list[Path]:
+    """The files of `folder` matching `pattern`, sorted, without a killed writer's temporary
+    file (`atomic_path`'s names begin with TEMPORARY)."""
+    return [path for path in sorted(folder.glob(pattern)) if not path.name.startswith(TEMPORARY)]
+
 
 @contextmanager
 def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
@@ -31,7 +40,7 @@ def atomic_path(path: str | Path, suffix: str = "") -> Iterator[Path]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f"{TEMPORARY}{path.name}.", suffix=suffix)
     os.fchmod(fd, 0o666 & ~current_umask())
     os.close(fd)
     try:

@@ -51,7 +51,7 @@ import pandas as pd
 import scipy
 from threadpoolctl import threadpool_info
 
-from localbo.io import atomic_path, copy_file, load_csv, load_json, save_csv, save_json
+from localbo.io import atomic_path, copy_file, load_csv, load_json, made_files, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.gallery_parts import config_copy, config_sha256
@@ -209,12 +209,6 @@ def make_gallery(
         recorded[recorded_path(config, target, repo)] = config
     save_json(out / "provenance.json", provenance(run, recorded, repo, code))
     return copied
-
-
-def made_files(run: Path, pattern: str) -> list[Path]:
-    """The files of `run` matching `pattern`, sorted, without a killed writer's temporary file
-    (a dot name beside its target, `localbo.io.atomic_path`)."""
-    return [path for path in sorted(run.glob(pattern)) if not path.name.startswith(".")]
 
 
 def gallery_name(relative: Path) -> str:

@@ -23,14 +23,17 @@ from pathlib import Path
 from typing import Any
 
 from localbo.io import load_json
+from localbo.pipeline.fig1 import table_order
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 RunKey = tuple[str, int, float, int]  # method, d, sigma, path
 
 
 def run_key(row: dict[str, str]) -> RunKey:
-    """The run a row of a Fig. 1 table (as the CSV reads back) is of."""
-    return row["method"], int(row["d"]), float(row["sigma"]), int(row["path"])
+    """The run a row of a Fig. 1 table (as the CSV reads back) is of: its `table_order`, with d
+    before sigma as the config's cells are named."""
+    method, sigma, d, path = table_order(row)
+    return method, d, sigma, path
 
 
 def config_copy(gallery: Path, part: int, name: str) -> Path:
