@@ -3,7 +3,8 @@
 The cluster is the private one-node cluster of `.ci/slurm/start.sh` (slurmctld, slurmd, slurmdbd
 with MariaDB, munge). Where no cluster answers, the test skips with the reason printed; with
 LOCALBO_REQUIRE_SLURM=1 (`.ci/run` sets it once the cluster is up) it fails instead.
-Figs. 2 and 3 are run: their compute rules are the grouped fan-outs of the profile.
+Figs. 2 and 3 are run, each job its own SLURM job, and Fig. 1's path draws, the profile's one
+group, bundled into one.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ TARGETS = [
     for name in ("fig2_error_function", "fig3_restarts")
     for ext in ("pdf", "png")
 ]
+# Fig. 1's sample paths of the tiny config (dims [1, 3], two paths): one bundle of the profile.
+PATHS = [f"results/fig1/paths/d{d}/path{i}.npz" for d in (1, 3) for i in (0, 1)]
 # The line the SLURM executor plugin (2.8) logs for every sbatch.
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+(?:_\d+)?)")
 
@@ -116,12 +119,18 @@ def _accounting(job_ids: list[str]) -> dict[str, tuple[str, str, str]]:
 
 def test_pipeline_runs_on_slurm(tmp_path):
     _check_cluster()
-    job_ids = _finish(*_start(tmp_path, *TARGETS))
-    for target in TARGETS:
+    job_ids = _finish(*_start(tmp_path, *TARGETS, *PATHS))
+    for target in TARGETS + PATHS:
         assert (tmp_path / "run" / target).stat().st_size > 1000, target
     # the jobs really went through SLURM, and its accounting says they completed
-    states = {job: row[0] for job, row in _accounting(job_ids).items()}
-    assert states == dict.fromkeys(job_ids, "COMPLETED"), states
+    rows = _accounting(job_ids)
+    assert {job: row[0] for job, row in rows.items()} == dict.fromkeys(job_ids, "COMPLETED"), rows
+    # the four path draws ran in one SLURM job, the profile's one bundle; every other job had its
+    # own (the plugin comments a group job with its group's name, bundle_...)
+    comments = [row[1] for row in rows.values()]
+    assert [c for c in comments if "fig1_path" in c or "bundle" in c] == [
+        "rule_bundle_fig1_path_fig1_path"
+    ], comments
 
 
 def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
