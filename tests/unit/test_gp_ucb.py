@@ -84,6 +84,26 @@ def test_beats_its_first_point_on_a_noiseless_path():
     assert res.value == pytest.approx(np.min(f(res.observations[0])), rel=1e-13)
 
 
+def test_the_inverse_is_kept_below_d_20_where_it_pays_and_changes_no_choice_above():
+    """By default K^{-1} is kept beside the factor below d = 20 (its upkeep costs more than it
+    saves from there, `KEPT_INVERSE_BELOW_D`); kept or not, a run at d = 20 chooses the same
+    points."""
+    runs = {}
+    for d, kept in ((5, None), (20, None), (20, True)):
+        path = FourierSamplePath.draw(RBF(), d, 256, rng_for(41, "path", d))
+        objective = NoisyObjective(path, 0.0, 80)
+        result = gp_ucb(
+            objective, RBF(), np.zeros(d), Box(-5, 5, d), rng_for(42, d), None, None, kept
+        )
+        runs[d, kept] = result
+    assert runs[5, None].model.precision is not None
+    assert runs[20, None].model.precision is None
+    assert runs[20, True].model.precision is not None
+    np.testing.assert_allclose(
+        runs[20, None].observations[0], runs[20, True].observations[0], rtol=0, atol=1e-6
+    )
+
+
 def test_a_long_run_logs_its_progress(caplog):
     """Every PROGRESS_EVERY evaluations: evaluations, the true f at the incumbent, seconds."""
     path = FourierSamplePath.draw(RBF(), 2, 128, rng_for(40, "path"))
