@@ -55,10 +55,8 @@ from localbo.settings_checks import require
 
 log = logging.getLogger(__name__)
 
-# GP-UCB keeps K^{-1} below this d. Whole runs on one core (`bench/gp_ucb_kept_inverse.py`) take
-# 1.28x less CPU with it at d = 5 (budget 2000) and 1.59x less at d = 10 (3000), but at the
-# paper's 5000 1.12x more at d = 20, 1.24x at d = 30 and 1.18x at d = 50, with the same final
-# values (every point within 1e-6 at d = 20 and 30; at d = 50 the runs part at step 1577).
+# GP-UCB keeps K^{-1} below this d: whole runs with it take less CPU at d = 5 and 10 and more at
+# d = 20, 30 and 50, choosing alike (bench/README.md, `gp_ucb_kept_inverse.py`).
 KEPT_INVERSE_BELOW_D = 20
 
 
@@ -203,7 +201,8 @@ def gp_ucb(
         kept_inverse: keep K^{-1} beside the factor (`GP(keep_precision=True)`); False computes
             every K^{-1} k(X, x) by the factor's two solves, as before issue 10's kept inverse
             (the same choices to rounding: `bench/gp_ucb_kept_inverse.py`); None keeps it below
-            d = `KEPT_INVERSE_BELOW_D`, where it pays.
+            d = `KEPT_INVERSE_BELOW_D`, where it pays. A run taken up from a checkpoint keeps it
+            as the state it takes up did.
 
     Returns:
         The result at the point with the best observation; the trace records that incumbent

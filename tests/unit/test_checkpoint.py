@@ -10,7 +10,7 @@ import pytest
 import localbo.pipeline.fig1_job as fig1_job
 from localbo.checkpoint import Checkpoint, generator_state, restore_generator
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, gp_ucb
+from localbo.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb
 from localbo.kernels import RBF
 from localbo.objective import Box, NoisyObjective, Trace, without_times
 from localbo.pipeline.finished_runs import FinishedRuns
@@ -66,17 +66,19 @@ def assert_same_run(a, b):
         np.testing.assert_array_equal(np.tril(a.model.precision.P), np.tril(b.model.precision.P))
 
 
-@pytest.mark.parametrize(("sigma", "d"), [(0.0, 1), (0.0, 2), (0.1, 2), (0.0, 10)])
+@pytest.mark.parametrize(("sigma", "d"), [(0.0, 1), (0.0, 2), (0.1, 2), (0.0, 10), (0.0, 20)])
 def test_a_gp_ucb_run_taken_up_from_its_checkpoint_ends_as_if_never_stopped(sigma, d):
-    """At d = 1 the run drops its kept precision at n = 9, before the state is saved; the others
-    keep it to the end, and the saved state carries it."""
+    """At d = 1 the run drops its kept precision at n = 9, before the state is saved; at d = 20
+    none is kept (`KEPT_INVERSE_BELOW_D`); the others keep it to the end, and the saved state
+    carries it."""
+    keeps = 1 < d < KEPT_INVERSE_BELOW_D
     whole = run(sigma, d=d)
-    assert (whole.model.precision is not None) == (d > 1)
+    assert (whole.model.precision is not None) == keeps
     checkpoint, kept = memory_checkpoint(kill_at_save=12)
     with pytest.raises(Killed):
         run(sigma, checkpoint, d=d)
     assert int(kept[-1]["objective_used"]) == 13  # kept after x0 and 12 steps; the 13th is lost
-    assert ("gp_P" in kept[-1]) == (d > 1)
+    assert ("gp_P" in kept[-1]) == keeps
     resumed = run(sigma, Checkpoint(checkpoint.load, lambda state: None), d=d)
     assert_same_run(whole, resumed)
     # a checkpoint that never saves leaves the run as it is

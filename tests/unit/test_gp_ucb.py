@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, gp_ucb, srinivas_beta
+from localbo.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb, srinivas_beta
 from localbo.kernels import RBF, Matern52
 from localbo.linalg import cholesky
 from localbo.lower_confidence_bound import LowerConfidenceBound, at_prior_variance, spread_points
@@ -88,19 +88,20 @@ def test_the_inverse_is_kept_below_d_20_where_it_pays_and_changes_no_choice_abov
     """By default K^{-1} is kept beside the factor below d = 20 (its upkeep costs more than it
     saves from there, `KEPT_INVERSE_BELOW_D`); kept or not, a run at d = 20 chooses the same
     points."""
+    below, at = KEPT_INVERSE_BELOW_D - 1, KEPT_INVERSE_BELOW_D
     runs = {}
-    for d, kept in ((5, None), (20, None), (20, True)):
+    for d, kept in ((below, None), (at, None), (at, True)):
         path = FourierSamplePath.draw(RBF(), d, 256, rng_for(41, "path", d))
         objective = NoisyObjective(path, 0.0, 80)
-        result = gp_ucb(
-            objective, RBF(), np.zeros(d), Box(-5, 5, d), rng_for(42, d), None, None, kept
+        box = Box(-5, 5, d)
+        runs[d, kept] = gp_ucb(
+            objective, RBF(), np.zeros(d), box, rng_for(42, d), kept_inverse=kept
         )
-        runs[d, kept] = result
-    assert runs[5, None].model.precision is not None
-    assert runs[20, None].model.precision is None
-    assert runs[20, True].model.precision is not None
+    assert runs[below, None].model.precision is not None
+    assert runs[at, None].model.precision is None
+    assert runs[at, True].model.precision is not None
     np.testing.assert_allclose(
-        runs[20, None].observations[0], runs[20, True].observations[0], rtol=0, atol=1e-6
+        runs[at, None].observations[0], runs[at, True].observations[0], rtol=0, atol=1e-6
     )
 
 
