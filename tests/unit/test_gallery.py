@@ -21,6 +21,7 @@ from localbo.pipeline.gallery import (
 from localbo.pipeline.gallery import (
     main as gallery_main,
 )
+from localbo.pipeline.gallery_parts import made_by, run_key
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
@@ -301,8 +302,32 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     assert sum(part["runs_added"] for part in provenance["parts"]) == len(values)
     # every part's CPU counts, the replaced run's included
     assert provenance["cpu_hours_per_figure"]["fig1"] == 3.0
-    with pytest.raises(ValueError, match="adds no run"):  # the same part again changes nothing
-        add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+
+
+def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path):
+    """GP-UCB run again at other settings gives the gallery's rows to the character: the table
+    keeps them, and the part is recorded, its runs now made at its settings (the replay); the
+    same part again renews nothing and is refused."""
+    runs = [("local_bo", 1, 0, -0.5), ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)]
+    first = fig1_run(tmp_path / "first", runs, 3600.0)
+    (first / "figures").mkdir()
+    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
+    gallery, config = tmp_path / "gallery", REPO / "config" / "config.yaml"
+    make_gallery(first, gallery, [config], REPO)
+    part = tmp_path / "part.yaml"
+    part.write_text("fig1:\n  methods:\n    gp_ucb:\n      refine_iterations: 16\n")
+    again = fig1_run(tmp_path / "again", runs, 1800.0)
+    add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
+    last = load_json(gallery / "provenance.json")["parts"][-1]
+    counts = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
+    assert [last[count] for count in counts] == [0, 0, 2, 3]
+    made = made_by(
+        gallery, {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
+    )
+    assert [made["gp_ucb", 10, 0.0, i][0] for i in (0, 1)] == [2, 2]
+    assert made["local_bo", 1, 0.0, 0][0] == 1
+    with pytest.raises(ValueError, match="adds no run"):
+        add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
 
 
 def test_the_command_supersedes_only_when_adding(tmp_path, monkeypatch, capsys):

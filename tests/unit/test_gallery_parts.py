@@ -100,6 +100,17 @@ def test_a_superseding_rerun_that_came_back_equal_still_replays(tmp_path):
     assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(3)] == [2, 2, 2]
 
 
+def test_a_part_that_renewed_runs_made_them(tmp_path):
+    """A part added with --supersede whose reruns all came back equal (`runs_renewed`, nothing
+    superseded) made them at its settings; a replay that gives it another count is refused."""
+    counts = {"runs_added": 0, "runs_superseded": 0, "runs_reproduced": 3, "supersede": ["gp_ucb"]}
+    (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
+    made = made_by(gallery_of(tmp_path / "a", runs_renewed=3, **counts), held_runs())
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == [2, 2, 2, 1, 1, 1]
+    with pytest.raises(ValueError, match="part 2 made 4 to 7 runs, its configs replay to 3"):
+        made_by(gallery_of(tmp_path / "b", runs_renewed=4, **counts), held_runs())
+
+
 def test_a_part_supersedes_only_the_methods_it_records(tmp_path):
     gallery = gallery_of(
         tmp_path, runs_added=0, runs_superseded=3, runs_reproduced=0, supersede=["mpd"]

@@ -29,7 +29,10 @@ with the CPU-hours per figure summed over them beside.
 When a method's default settings change, the gallery's runs of it are no longer the config's:
 `--supersede METHOD` lets a part's runs at the new ones replace the gallery's of the same (d,
 sigma, path) where they differ, and counts them (`runs_superseded`; `runs_added` counts new runs
-only, so the parts' sum to the table's rows); the CPU-hours keep the replaced runs'.
+only, so the parts' sum to the table's rows); the CPU-hours keep the replaced runs'. Runs that
+come back equal at the new settings are the part's all the same, so a part that only renews
+runs is added too, and counts them (`runs_renewed`; in a part that also adds or supersedes runs
+they count as reproduced).
 """
 
 from __future__ import annotations
@@ -54,7 +57,7 @@ from threadpoolctl import threadpool_info
 from localbo.io import atomic_path, copy_file, load_csv, load_json, made_files, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
-from localbo.pipeline.gallery_parts import config_copy, config_sha256
+from localbo.pipeline.gallery_parts import config_copy, config_sha256, renewed_runs
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
@@ -312,7 +315,9 @@ def add_to_gallery(
     if absent:
         raise ValueError(f"{run} has no runs of {', '.join(absent)} to supersede the gallery's")
     rows, columns, reproduced, superseded, differences = merge_runs(held, new, supersede)
-    if len(rows) == len(held) and not superseded:
+    unchanged = len(rows) == len(held) and not superseded  # else renewed runs count as reproduced
+    renewed = renewed_runs(out, configs, held, new, supersede) if unchanged and supersede else 0
+    if unchanged and not renewed:
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
@@ -328,6 +333,7 @@ def add_to_gallery(
     part.update(
         runs_added=len(rows) - len(held),
         runs_superseded=superseded,
+        runs_renewed=renewed,
         supersede=sorted(supersede),
         runs_reproduced=reproduced,
         runs_differing=len(new) - (len(rows) - len(held)) - reproduced - superseded,

@@ -4,10 +4,11 @@ The provenance lists the parts in order, each with the names of the config files
 their SHA-256; the gallery keeps a copy of each (`config_copy`). Replaying the parts gives every
 run of the table its part: a part made the runs its config asked for that no earlier part had
 made, and, if it superseded runs (`runs_superseded`, of the methods in `supersede` where the
-part records them), those an earlier part had made at other settings. The replay must give each
-part the runs it recorded: `runs_added` plus `runs_superseded`, and up to `runs_reproduced` more
-for a superseding part (a run at the new settings may come back equal to the old one), or it is
-refused.
+part records them) or renewed them (`runs_renewed`: came back equal at the new settings), those
+an earlier part had made at other settings. The replay must give each part the runs it recorded:
+`runs_added` plus `runs_superseded` plus `runs_renewed`, and up to `runs_reproduced` more for a
+superseding part (a part that also adds or supersedes runs counts a rerun that came back equal
+as reproduced), or it is refused.
 
 A run's settings are what decides it besides its (method, d, sigma, path), `Fig1Jobs.run_settings`:
 the path's parameters, the budget, the box, the method's module and the knobs it reads. A run
@@ -97,7 +98,7 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[st
     parts = provenance.get("parts", [provenance])
     made: dict[RunKey, tuple[int, dict[str, Any]]] = {}
     for k, part in enumerate(parts, 1):
-        superseding = part.get("runs_superseded", 0) > 0
+        superseding = part.get("runs_superseded", 0) + part.get("runs_renewed", 0) > 0
         methods = part.get("supersede")  # recorded since the replay: else every method
         count = 0
         for key, run in asked_runs(part_settings(part, k, gallery)):
@@ -112,9 +113,31 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[st
                 made[key] = (k, run)
                 count += 1
         if "parts" in provenance:
-            least = part["runs_added"] + part.get("runs_superseded", 0)
+            least = (
+                part["runs_added"] + part.get("runs_superseded", 0) + part.get("runs_renewed", 0)
+            )
             most = least + (part.get("runs_reproduced", 0) if superseding else 0)
             if not least <= count <= most:
                 made_runs = f"{least}" if most == least else f"{least} to {most}"
                 raise ValueError(f"part {k} made {made_runs} runs, its configs replay to {count}")
     return made
+
+
+def renewed_runs(
+    gallery: Path,
+    configs: list[Path],
+    held: list[dict[str, str]],
+    new: list[dict[str, str]],
+    methods: frozenset[str],
+) -> int:
+    """How many of a part's runs (`new`, its table's rows) of `methods` that its `configs` ask for
+    the gallery (`held`, its table's rows) holds from a part at other settings: a part added with
+    --supersede whose rows come back equal to the gallery's makes these the config's runs all the
+    same."""
+    made = made_by(gallery, {run_key(row) for row in held})
+    ran = {run_key(row) for row in new}
+    asked = asked_runs(load_settings(merged_config(configs)))
+    return sum(
+        key[0] in methods and key in ran and key in made and made[key][1] != run
+        for key, run in asked
+    )
