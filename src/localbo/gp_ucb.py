@@ -60,6 +60,11 @@ log = logging.getLogger(__name__)
 KEPT_INVERSE_BELOW_D = 20
 
 
+def keeps_inverse(d: int) -> bool:
+    """Whether a GP-UCB run in d dimensions keeps K^{-1} by default (`KEPT_INVERSE_BELOW_D`)."""
+    return d < KEPT_INVERSE_BELOW_D
+
+
 @dataclass(frozen=True)
 class GPUCBSettings:
     """Knobs of GP-UCB; the defaults are the paper-scale pipeline's (`fig1.methods.gp_ucb`).
@@ -211,7 +216,7 @@ def gp_ucb(
     settings = settings or GPUCBSettings()
     d = x0.shape[0]
     if kept_inverse is None:
-        kept_inverse = d < KEPT_INVERSE_BELOW_D
+        kept_inverse = keeps_inverse(d)
     noise_var = objective.sigma**2 + settings.min_noise_var
     state = checkpoint.load() if checkpoint is not None else None
     if state is not None:
@@ -276,7 +281,7 @@ class GPUCB(FunctionOptimizer):
         (1.25x / 2.0x / 1.5x over); memory for the factor, the kept inverse below d = 20
         (`KEPT_INVERSE_BELOW_D`) and their buffers."""
         coefficient = 4.5e-9 if d < 10 else 1.0e-8 if d < 20 else 1.0e-9
-        matrices = 3 if d < KEPT_INVERSE_BELOW_D else 2
+        matrices = 3 if keeps_inverse(d) else 2
         return Cost(
             seconds=coefficient * budget**3 + 0.01 * budget,
             mem_mb=matrices * 8 * budget**2 // 2**20,

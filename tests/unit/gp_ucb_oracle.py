@@ -15,7 +15,7 @@ import numpy as np
 from scipy.linalg.blas import dtrsm
 
 from localbo.gp import GP
-from localbo.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, minimize_lcb
+from localbo.gp_ucb import GPUCBSettings, keeps_inverse, minimize_lcb
 from localbo.kernels import Kernel
 from localbo.linalg import cholesky
 from localbo.objective import Box, NoisyObjective
@@ -165,8 +165,7 @@ def replay(
     if null:
         gp, choose = OneUlpGP(kernel, X[:1], y[:1], noise_var), dense_minimize_lcb
     else:
-        keep = d < KEPT_INVERSE_BELOW_D  # as gp_ucb's default
-        gp = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y), keep_precision=keep)
+        gp = GP(kernel, X[:1], y[:1], noise_var, capacity=len(y), keep_precision=keeps_inverse(d))
         choose = minimize_lcb
     dense = DenseGP(kernel, X[:1], y[:1], noise_var)
     choices, gaps, best = np.empty((len(y) - 1, d)), np.empty(len(y) - 1), 0

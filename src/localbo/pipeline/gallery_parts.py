@@ -98,7 +98,8 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[st
     parts = provenance.get("parts", [provenance])
     made: dict[RunKey, tuple[int, dict[str, Any]]] = {}
     for k, part in enumerate(parts, 1):
-        superseding = part.get("runs_superseded", 0) + part.get("runs_renewed", 0) > 0
+        moved = part.get("runs_superseded", 0) + part.get("runs_renewed", 0)  # from earlier parts
+        superseding = moved > 0
         methods = part.get("supersede")  # recorded since the replay: else every method
         count = 0
         for key, run in asked_runs(part_settings(part, k, gallery)):
@@ -113,9 +114,7 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[st
                 made[key] = (k, run)
                 count += 1
         if "parts" in provenance:
-            least = (
-                part["runs_added"] + part.get("runs_superseded", 0) + part.get("runs_renewed", 0)
-            )
+            least = part["runs_added"] + moved
             most = least + (part.get("runs_reproduced", 0) if superseding else 0)
             if not least <= count <= most:
                 made_runs = f"{least}" if most == least else f"{least} to {most}"
