@@ -144,9 +144,14 @@ class RatesJobs:
         }
 
     def run_runtime(self, wildcards: Any) -> int:
-        """Minutes: measured up to 15 s per 1e5-evaluation run at d <= 10 with the designs
-        (one core); 1 s per 1e3 evaluations per path is reserved, plus 5 minutes."""
-        seconds = self.settings.num_paths * self.settings.budget / 1000
+        """Minutes: twice the measured CPU per path and 1e5 evaluations, plus 5 minutes.
+
+        Measured on three paths of each job of config/config.yaml (one core, beside two other
+        jobs): at most 20 s a path, at d = 1 with b_t = d and sigma = 0.1 (the most iterations);
+        the paper-scale run's 30 jobs took 68 s each on average (figures/paper/provenance.json).
+        """
+        per_path = 20.0 * self.settings.budget / 1e5
+        seconds = 2 * per_path * self.settings.num_paths
         return int(5 + math.ceil(seconds / 60))
 
     def smoothness_runtime(self, wildcards: Any) -> int:
