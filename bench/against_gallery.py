@@ -6,7 +6,7 @@ its runs keep their state and span sittings); today's runs of those paths are th
 reads the run directory's finished jobs of one (method, d, sigma), pairs each run's final value
 with the gallery's row of the same path, and prints and appends to --out the medians, the paired
 differences (positive: the run ends above the gallery; within 1e-12 relative, equal) and the CPU
-seconds of each job (its `benchmarks/` TSV, with its earlier attempts: `job_cpu_seconds`).
+seconds of each job (its `benchmarks/` TSV and log, with its earlier attempts: `job_cpu_seconds`).
 The gallery's runs are not timed here: their CPU is in the gallery's parts, another sitting.
 
 A part that tests new settings may later supersede the gallery's runs (`gallery --supersede`);
@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 from full_run import append_row  # bench/, the script's folder
 
-from localbo.pipeline.gallery import job_cpu_seconds
+from localbo.pipeline.job_cpu import job_cpu_seconds
 
 # final values within this relative difference count as equal
 EQUAL_WITHIN = 1e-12

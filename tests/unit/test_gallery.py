@@ -7,8 +7,6 @@ import pytest
 
 from localbo.io import load_csv, load_json, save_json
 from localbo.pipeline.gallery import (
-    RESUMED_RULE,
-    RESUMED_SUMMARIES,
     RUN_FIGURE,
     RUN_TABLE,
     add_to_gallery,
@@ -22,6 +20,7 @@ from localbo.pipeline.gallery import (
     main as gallery_main,
 )
 from localbo.pipeline.gallery_parts import made_by, run_key
+from localbo.pipeline.job_cpu import RESUMED_RULE, RESUMED_SUMMARIES
 
 REPO = Path(__file__).resolve().parents[2]
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"

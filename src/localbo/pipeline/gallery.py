@@ -7,9 +7,7 @@ The provenance (`provenance.json`) says which commit the gallery was made at (`-
 had uncommitted changes; make it right after the run), or, with `--code`, the commit of the checkout
 the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256 of the
 config files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/`
-files (the `cpu_time` column Snakemake writes; for a Fig. 1 job taken up from its runs' checkpoints,
-which the file measures in its last attempt only, plus the CPU its runs record from the earlier
-ones), so the README's cost table is read from it.
+files and logs (`localbo.pipeline.job_cpu`), so the README's cost table is read from it.
 
 A paper-scale Fig. 1 is run in parts, a few (method, d) cells at a time, each in a run directory
 of its own (a directory does not outlive a machine). With `--add`, a part's runs join the Fig. 1
@@ -58,14 +56,11 @@ from localbo.io import atomic_path, copy_file, load_csv, load_json, made_files, 
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
 from localbo.pipeline.gallery_parts import config_copy, config_sha256, renewed_runs
+from localbo.pipeline.job_cpu import cpu_hours
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
 
-# the rule whose jobs take runs up from checkpoints, and where it writes its summaries (as
-# workflow/rules/fig1.smk names them: benchmarks/fig1_run/M/J.tsv is the job of
-# results/fig1/runs/M/J.json)
-RESUMED_RULE, RESUMED_SUMMARIES = "fig1_run", Path("results/fig1/runs")
 # a rule is defined in one workflow/rules/<figure>.smk file; its CPU-hours count for that figure
 RULE_DEFINITION = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+))", re.MULTILINE)
 
@@ -77,35 +72,6 @@ def figure_of_rule(rules_dir: Path) -> dict[str, str]:
         for smk in sorted(rules_dir.glob("*.smk"))
         for match in RULE_DEFINITION.finditer(smk.read_text())
     }
-
-
-def job_cpu_seconds(run: Path, tsv: Path) -> float:
-    """CPU seconds of one job of the run directory `run`, from its Snakemake benchmark TSV
-    under run/benchmarks (its `cpu_time` rows; NA, which Snakemake writes when it could not
-    measure, counts nothing). A Fig. 1 run job's TSV measures its last attempt only, so the CPU
-    its runs spent in earlier attempts (each run's `cpu_seconds_before` in the job's summary
-    file; none in summaries made before it was recorded) is added."""
-    rows = load_csv(tsv, delimiter="\t")
-    seconds = sum(float(r["cpu_time"]) for r in rows if r.get("cpu_time") not in (None, "NA"))
-    job = tsv.relative_to(run / "benchmarks")
-    if job.parts[0] == RESUMED_RULE:
-        summary = run / RESUMED_SUMMARIES / job.relative_to(RESUMED_RULE).with_suffix(".json")
-        if summary.exists():
-            seconds += sum(r.get("cpu_seconds_before", 0.0) for r in load_json(summary))
-    return seconds
-
-
-def cpu_hours(run: Path) -> dict[str, dict[str, float]]:
-    """CPU-hours (`job_cpu_seconds`) and job count per rule from the run directory's
-    benchmarks/ tree (one TSV per job)."""
-    benchmarks = run / "benchmarks"
-    totals: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_hours": 0.0, "jobs": 0})
-    for tsv in sorted(benchmarks.rglob("*.tsv")):
-        relative = tsv.relative_to(benchmarks)
-        rule = relative.parts[0] if len(relative.parts) > 1 else tsv.stem
-        totals[rule]["cpu_hours"] += job_cpu_seconds(run, tsv) / 3600.0
-        totals[rule]["jobs"] += 1
-    return dict(totals)
 
 
 def per_figure(rules: dict[str, dict[str, float]], rules_dir: Path) -> dict[str, float]:

@@ -3,7 +3,9 @@
 Scripts run under Snakemake's `script:` directive receive a `snakemake` object. `snakemake_job`
 sends the script's stderr, Python warnings (including `JitterWarning`) and `logging` output to the
 rule's log file, and limits BLAS/OpenMP threads to the rule's `threads`, so a 2-thread rule never
-runs on 8 BLAS threads and a cluster allocation is honoured. It also asks glibc to keep freed
+runs on 8 BLAS threads and a cluster allocation is honoured. As the job ends, it logs the CPU
+time of its process (`localbo.pipeline.job_cpu`: Snakemake's benchmark samples it every 30 s and
+misses the rest). It also asks glibc to keep freed
 memory (`keep_freed_memory`): an L-BFGS over a design allocates the same b x b matrices at every
 evaluation, and returning them to the OS each time costs a page fault per 4 KiB on the next
 allocation (about half the time of one alpha_trace evaluation at b = 500).
@@ -14,11 +16,14 @@ from __future__ import annotations
 import ctypes
 import logging
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from threadpoolctl import threadpool_limits
+
+from localbo.pipeline.job_cpu import job_cpu_line
 
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
@@ -69,6 +74,7 @@ def snakemake_job(smk: Any) -> Iterator[logging.Logger]:
         logger.exception("job failed")
         raise
     finally:
+        logger.info(job_cpu_line(time.process_time()))
         logging.shutdown()
         sys.stderr = saved_stderr
         if handle is not saved_stderr:
