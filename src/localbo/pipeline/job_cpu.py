@@ -5,8 +5,9 @@ of `snakemake.benchmark`) and writes the last sample to the job's `benchmarks/` 
 misses what the job spent after it, up to 30 s a job. Every pipeline script
 (`localbo.pipeline.runtime.snakemake_job`) therefore logs its own process's CPU time as it ends,
 a line `job CPU <seconds> s` in the rule's log, whose path below logs/ is the benchmark's below
-benchmarks/ (tests/workflow/test_hygiene.py). A job counts the larger of the two: the log's last
-such line is its last attempt, which is the one the TSV measures.
+benchmarks/ (tests/workflow/test_hygiene.py). A job counts the larger of the two. Snakemake removes
+a job's log before each attempt, so the log holds the line of the attempt the TSV measured; were
+an earlier attempt's line kept, the last line would be that one.
 
 A Fig. 1 run job taken up from its runs' checkpoints (`RESUMED_RULE`) also counts the CPU its runs
 spent in earlier attempts, which each run records as `cpu_seconds_before` in the job's summary.
@@ -29,7 +30,7 @@ JOB_CPU = re.compile(r"job CPU ([0-9.]+) s$", re.MULTILINE)
 
 def job_cpu_line(seconds: float) -> str:
     """The log line that records a job's own CPU seconds (`JOB_CPU` reads it)."""
-    return f"job CPU {seconds:.3f} s"
+    return f"job CPU {seconds:.6f} s"
 
 
 def logged_cpu_seconds(log: Path) -> float | None:

@@ -146,11 +146,12 @@ class RatesJobs:
     def run_runtime(self, wildcards: Any) -> int:
         """Minutes: twice the measured CPU per path and 1e5 evaluations, plus 5 minutes.
 
-        Measured on three paths of each job of config/config.yaml (one core, beside two other
-        jobs): at most 20 s a path, at d = 1 with b_t = d and sigma = 0.1 (the most iterations);
-        the paper-scale run's 30 jobs took 68 s each on average (figures/paper/provenance.json).
+        The paper-scale run's d = 1 runs with b_t <= 2 (the most iterations) took 10-25 s a path,
+        its 30 jobs 68 s each on average (figures/paper/provenance.json); on three paths of each
+        job of config/config.yaml (one core, beside two other jobs) at most 20 s a path, at d = 1
+        with b_t = d and sigma = 0.1.
         """
-        per_path = 20.0 * self.settings.budget / 1e5
+        per_path = 25.0 * self.settings.budget / 1e5
         seconds = 2 * per_path * self.settings.num_paths
         return int(5 + math.ceil(seconds / 60))
 

@@ -5,10 +5,10 @@ sends the script's stderr, Python warnings (including `JitterWarning`) and `logg
 rule's log file, and limits BLAS/OpenMP threads to the rule's `threads`, so a 2-thread rule never
 runs on 8 BLAS threads and a cluster allocation is honoured. As the job ends, it logs the CPU
 time of its process (`localbo.pipeline.job_cpu`: Snakemake's benchmark samples it every 30 s and
-misses the rest). It also asks glibc to keep freed
-memory (`keep_freed_memory`): an L-BFGS over a design allocates the same b x b matrices at every
-evaluation, and returning them to the OS each time costs a page fault per 4 KiB on the next
-allocation (about half the time of one alpha_trace evaluation at b = 500).
+misses the rest). It also asks glibc to keep freed memory (`keep_freed_memory`): an L-BFGS over a
+design allocates the same b x b matrices at every evaluation, and returning them to the OS each
+time costs a page fault per 4 KiB on the next allocation (about half the time of one alpha_trace
+evaluation at b = 500).
 """
 
 from __future__ import annotations
