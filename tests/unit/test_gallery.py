@@ -329,6 +329,29 @@ def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path):
         add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
 
 
+def test_a_part_that_supersedes_some_runs_renews_the_ones_that_come_back_equal(tmp_path):
+    """At new settings path 0 ends elsewhere (superseded) and path 1 as before (renewed): both
+    are the part's runs in the replay."""
+    runs = [("local_bo", 1, 0, -0.5), ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)]
+    first = fig1_run(tmp_path / "first", runs, 3600.0)
+    (first / "figures").mkdir()
+    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
+    gallery, config = tmp_path / "gallery", REPO / "config" / "config.yaml"
+    make_gallery(first, gallery, [config], REPO)
+    part = tmp_path / "part.yaml"
+    part.write_text("fig1:\n  methods:\n    gp_ucb:\n      refine_iterations: 16\n")
+    rerun = [runs[0], ("gp_ucb", 10, 0, -4.7), runs[2]]
+    again = fig1_run(tmp_path / "again", rerun, 1800.0)
+    add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
+    last = load_json(gallery / "provenance.json")["parts"][-1]
+    counts = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
+    assert [last[count] for count in counts] == [0, 1, 1, 2]
+    made = made_by(
+        gallery, {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
+    )
+    assert [made["gp_ucb", 10, 0.0, i][0] for i in (0, 1)] == [2, 2]
+
+
 def test_the_command_supersedes_only_when_adding(tmp_path, monkeypatch, capsys):
     args = ["gallery", str(tmp_path), str(tmp_path / "g"), "--config", "c.yaml"]
     monkeypatch.setattr("sys.argv", [*args, "--supersede", "gp_ucb"])

@@ -29,8 +29,7 @@ When a method's default settings change, the gallery's runs of it are no longer 
 sigma, path) where they differ, and counts them (`runs_superseded`; `runs_added` counts new runs
 only, so the parts' sum to the table's rows); the CPU-hours keep the replaced runs'. Runs that
 come back equal at the new settings are the part's all the same, so a part that only renews
-runs is added too, and counts them (`runs_renewed`; in a part that also adds or supersedes runs
-they count as reproduced).
+runs is added too. A part counts them (`runs_renewed`) among its reproduced runs.
 """
 
 from __future__ import annotations
@@ -194,7 +193,7 @@ RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
 
 def merge_runs(
     held: list[dict[str, str]], new: list[dict[str, str]], supersede: frozenset[str] = frozenset()
-) -> tuple[list[dict[str, str]], list[str], int, int, dict[str, float]]:
+) -> tuple[list[dict[str, str]], list[str], list[dict[str, str]], int, dict[str, float]]:
     """Fig. 1's table of the runs of both (CSV rows), in table order; a run both hold keeps the
     gallery's row, unless its method is in `supersede` and the rows differ: then `new`'s.
 
@@ -202,7 +201,7 @@ def merge_runs(
     scalar).
 
     Returns:
-        The rows, the columns (the common ones, then the others in name order), how many of
+        The rows, the columns (the common ones, then the others in name order), the rows of
         `new` the gallery held to the character, how many replaced a different row (`supersede`),
         and for the others the largest |difference| of `value` per "method d=.. sigma=.." (inf
         where `value` is not a number).
@@ -213,7 +212,7 @@ def merge_runs(
     columns = {c for row in held + new for c in row}
     columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
     rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
-    seen, reproduced, superseded, differences = set(), 0, 0, {}
+    seen, reproduced, superseded, differences = set(), [], 0, {}
     for row in new:
         row = {c: row.get(c, "") for c in columns}
         key = table_order(row)
@@ -223,7 +222,7 @@ def merge_runs(
         if key not in rows:
             rows[key] = row
         elif rows[key] == row:
-            reproduced += 1
+            reproduced.append(row)
         elif row["method"] in supersede:
             rows[key] = row
             superseded += 1
@@ -281,9 +280,8 @@ def add_to_gallery(
     if absent:
         raise ValueError(f"{run} has no runs of {', '.join(absent)} to supersede the gallery's")
     rows, columns, reproduced, superseded, differences = merge_runs(held, new, supersede)
-    unchanged = len(rows) == len(held) and not superseded  # else renewed runs count as reproduced
-    renewed = renewed_runs(out, configs, held, new, supersede) if unchanged and supersede else 0
-    if unchanged and not renewed:
+    renewed = renewed_runs(out, configs, held, reproduced, supersede) if supersede else 0
+    if len(rows) == len(held) and not superseded and not renewed:
         raise ValueError(f"{run} adds no run to {out}: all {len(new)} are there already")
     before = load_json(out / "provenance.json")
     parts = before.get("parts", [{**before, "runs_added": len(held), "runs_reproduced": 0}])
@@ -301,8 +299,8 @@ def add_to_gallery(
         runs_superseded=superseded,
         runs_renewed=renewed,
         supersede=sorted(supersede),
-        runs_reproduced=reproduced,
-        runs_differing=len(new) - (len(rows) - len(held)) - reproduced - superseded,
+        runs_reproduced=len(reproduced),
+        runs_differing=len(new) - (len(rows) - len(held)) - len(reproduced) - superseded,
         largest_value_difference=differences,
     )
     parts = [*parts, part]

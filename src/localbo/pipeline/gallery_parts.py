@@ -7,8 +7,8 @@ made, and, if it superseded runs (`runs_superseded`, of the methods in `supersed
 part records them) or renewed them (`runs_renewed`: came back equal at the new settings), those
 an earlier part had made at other settings. The replay must give each part the runs it recorded:
 `runs_added` plus `runs_superseded` plus `runs_renewed`, and up to `runs_reproduced` more for a
-superseding part (a part that also adds or supersedes runs counts a rerun that came back equal
-as reproduced), or it is refused.
+superseding part (its renewed runs are among its reproduced ones, and parts added before every
+renewed run was counted recorded some as reproduced only), or it is refused.
 
 A run's settings are what decides it besides its (method, d, sigma, path), `Fig1Jobs.run_settings`:
 the path's parameters, the budget, the box, the method's module and the knobs it reads. A run
@@ -126,15 +126,15 @@ def renewed_runs(
     gallery: Path,
     configs: list[Path],
     held: list[dict[str, str]],
-    new: list[dict[str, str]],
+    reproduced: list[dict[str, str]],
     methods: frozenset[str],
 ) -> int:
-    """How many of a part's runs (`new`, its table's rows) of `methods` that its `configs` ask for
-    the gallery (`held`, its table's rows) holds from a part at other settings: a part added with
-    --supersede whose rows come back equal to the gallery's makes these the config's runs all the
-    same."""
+    """How many of a part's runs of `methods` that came back equal to the gallery's (`reproduced`,
+    rows of its table) and that its `configs` ask for the gallery (`held`, its table's rows) holds
+    from a part at other settings: a part added with --supersede makes these the config's runs
+    all the same."""
     made = made_by(gallery, {run_key(row) for row in held})
-    ran = {run_key(row) for row in new}
+    ran = {run_key(row) for row in reproduced}
     asked = asked_runs(load_settings(merged_config(configs)))
     return sum(
         key[0] in methods and key in ran and key in made and made[key][1] != run
