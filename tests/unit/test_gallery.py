@@ -303,10 +303,14 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     assert provenance["cpu_hours_per_figure"]["fig1"] == 3.0
 
 
-def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path):
-    """GP-UCB run again at other settings gives the gallery's rows to the character: the table
-    keeps them, and the part is recorded, its runs now made at its settings (the replay); the
-    same part again renews nothing and is refused."""
+@pytest.mark.parametrize(
+    ("path_0", "counts"), [(-3.9, [0, 0, 2, 3]), (-4.7, [0, 1, 1, 2])], ids=["all", "some"]
+)
+def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path, path_0, counts):
+    """GP-UCB run again at other settings gives the gallery's rows to the character (all: on both
+    paths; some: path 0 ends elsewhere and is superseded): the table keeps them, and the part is
+    recorded, its runs now made at its settings (the replay); the same part again renews nothing
+    and is refused."""
     runs = [("local_bo", 1, 0, -0.5), ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)]
     first = fig1_run(tmp_path / "first", runs, 3600.0)
     (first / "figures").mkdir()
@@ -315,11 +319,11 @@ def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path):
     make_gallery(first, gallery, [config], REPO)
     part = tmp_path / "part.yaml"
     part.write_text("fig1:\n  methods:\n    gp_ucb:\n      refine_iterations: 16\n")
-    again = fig1_run(tmp_path / "again", runs, 1800.0)
+    again = fig1_run(tmp_path / "again", [runs[0], ("gp_ucb", 10, 0, path_0), runs[2]], 1800.0)
     add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
     last = load_json(gallery / "provenance.json")["parts"][-1]
-    counts = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
-    assert [last[count] for count in counts] == [0, 0, 2, 3]
+    names = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
+    assert [last[name] for name in names] == counts
     made = made_by(
         gallery, {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
     )
@@ -327,29 +331,6 @@ def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path):
     assert made["local_bo", 1, 0.0, 0][0] == 1
     with pytest.raises(ValueError, match="adds no run"):
         add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
-
-
-def test_a_part_that_supersedes_some_runs_renews_the_ones_that_come_back_equal(tmp_path):
-    """At new settings path 0 ends elsewhere (superseded) and path 1 as before (renewed): both
-    are the part's runs in the replay."""
-    runs = [("local_bo", 1, 0, -0.5), ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)]
-    first = fig1_run(tmp_path / "first", runs, 3600.0)
-    (first / "figures").mkdir()
-    (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
-    gallery, config = tmp_path / "gallery", REPO / "config" / "config.yaml"
-    make_gallery(first, gallery, [config], REPO)
-    part = tmp_path / "part.yaml"
-    part.write_text("fig1:\n  methods:\n    gp_ucb:\n      refine_iterations: 16\n")
-    rerun = [runs[0], ("gp_ucb", 10, 0, -4.7), runs[2]]
-    again = fig1_run(tmp_path / "again", rerun, 1800.0)
-    add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
-    last = load_json(gallery / "provenance.json")["parts"][-1]
-    counts = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
-    assert [last[count] for count in counts] == [0, 1, 1, 2]
-    made = made_by(
-        gallery, {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
-    )
-    assert [made["gp_ucb", 10, 0.0, i][0] for i in (0, 1)] == [2, 2]
 
 
 def test_the_command_supersedes_only_when_adding(tmp_path, monkeypatch, capsys):
