@@ -2,9 +2,10 @@
 from the work each algorithm (at its reference settings) must do and what that costs here.
 
 Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
-such operation, one core) and leaves out everything else a run does; a speed bar below its floor
-cannot be met without changing the algorithm (GP-UCB) or the operation's implementation (the
-prior draw's float64 cosines and angle product for TuRBO-1, scipy's L-BFGS-B driver for MPD).
+such operation, one core), or that operation timed inside a whole run (`turbo_rows`), and leaves
+out everything else a run does; a speed bar below its floor cannot be met without changing the
+algorithm (GP-UCB; TuRBO-1's 5000 candidates) or the operation's implementation (the prior
+draw's float64 cosines and angle product for TuRBO-1, scipy's L-BFGS-B driver for MPD).
 The unit costs are timed in whatever load the machine has; say which when quoting them.
 
 - `turbo`: every step draws the Thompson sample at min(100 d, 5000) candidates through
@@ -13,6 +14,11 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   candidates as the library takes them (`FourierSamplePath.values_by_half_angle`: the (m, d) x
   (d, M) angle product and the cosines through the vectorized tangent); beside it the same
   steps x m x M cosines at np.cos's speed (the floor before the half-angle cosines).
+- `turbo_rows`: the exact Matheron update of the same draws needs every candidate's kernel row
+  on the region's data, k(C, X) (m, n), whatever the number of features. Floor: the CPU inside
+  `localbo.gram.cross_kernel` (one matrix product and one exp per entry) over a whole d = 50
+  run of 5000; beside it the most features the draw could have for the run to fit the bar, with
+  nothing else costing anything (the prior's values at `turbo`'s cost per (candidate, feature)).
 - `mpd`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy. Floor: the
   L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
   `--mpd-budget` evaluations, scaled to 5000) at the cost of scipy's L-BFGS-B driver per run and
@@ -28,7 +34,7 @@ The unit costs are timed in whatever load the machine has; say which when quotin
 
 Appends one JSON line per part to `--out`.
 
-    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo mpd gp_ucb
+    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo turbo_rows mpd gp_ucb
 """
 
 from __future__ import annotations
@@ -45,6 +51,8 @@ from full_run import append_row, bench_path, one_core, paper_run
 
 import localbo.gp_ucb
 import localbo.mpd
+import localbo.turbo
+from localbo.gram import cross_kernel
 from localbo.kernels import RBF
 from localbo.linalg import solve_lower
 from localbo.objective import OptimizationResult
@@ -73,9 +81,9 @@ def whole_run(method: str, d: int) -> dict:
     return [r for r in rows if r["method"] == method and r["d"] == d and r["budget"] == BUDGET][-1]
 
 
-def turbo_floor(d: int) -> dict:
-    """The Thompson draws' prior values of one whole run at d, at the library's measured speed
-    (and its cosines at np.cos's)."""
+def prior_draw_seconds(d: int) -> tuple[float, float, int]:
+    """CPU seconds of one Thompson draw's prior values at TuRBO-1's candidates at d, through
+    the half-angle cosines and through np.cos, and the number of (candidate, feature) pairs."""
     method = optimizer_class("turbo")()
     m, features = method.settings.candidate_count(d), method.settings.thompson_features
     rng = rng_for(0, "bench-floors", d)
@@ -85,16 +93,73 @@ def turbo_floor(d: int) -> dict:
     angles = candidates @ prior.frequencies.T + prior.phases
     cos_seconds = cpu_per_call(lambda: np.cos(angles), 20)
     seconds = cpu_per_call(lambda: prior.values_by_half_angle(candidates), 20)
+    return seconds, cos_seconds, angles.size
+
+
+def turbo_floor(d: int) -> dict:
+    """The Thompson draws' prior values of one whole run at d, at the library's measured speed
+    (and its cosines at np.cos's)."""
+    seconds, cos_seconds, pairs = prior_draw_seconds(d)
     run = whole_run("turbo", d)
     return {
         "part": "turbo",
         "d": d,
-        "cos_ns": 1e9 * cos_seconds / angles.size,
-        "half_angle_ns": 1e9 * seconds / angles.size,
+        "cos_ns": 1e9 * cos_seconds / pairs,
+        "half_angle_ns": 1e9 * seconds / pairs,
         "steps": run["iterations"],
         "cos_floor_s": run["iterations"] * cos_seconds,
         "floor_s": run["iterations"] * seconds,
         "whole_run_s": run["cpu_s"],
+        "bar_s": 60.0,
+    }
+
+
+def turbo_rows_floor(d: int) -> dict:
+    """The kernel rows of the Thompson draws' Matheron update over one whole run at d, timed
+    inside `cross_kernel` in the run (and, beside them, the region's Sobol candidates inside
+    `region_candidates`), and the features a draw could have within the bar."""
+    seconds = {"cross_kernel": 0.0, "region_candidates": 0.0}
+    entries, draws = [0], [0]
+
+    def timed(name: str, function):
+        def call(*args):
+            start = time.process_time()
+            out = function(*args)
+            seconds[name] += time.process_time() - start
+            return out
+
+        return call
+
+    def rows(*args):
+        out = timed("cross_kernel", cross_kernel)(*args)
+        entries[0] += out.size
+        draws[0] += 1
+        return out
+
+    candidates = timed("region_candidates", localbo.turbo.region_candidates)
+    start = time.process_time()
+    with (
+        patch.object(localbo.turbo, "cross_kernel", rows),
+        patch.object(localbo.turbo, "region_candidates", candidates),
+    ):
+        paper_run(optimizer_class("turbo")(), bench_path(d), BUDGET)
+    run_s = time.process_time() - start
+    prior_s, _, pairs = prior_draw_seconds(d)
+    features = optimizer_class("turbo")().settings.thompson_features
+    prior_s_per_feature = draws[0] * prior_s / features  # the run's draws, one feature each
+    floor = seconds["cross_kernel"]
+    return {
+        "part": "turbo_rows",
+        "d": d,
+        "draws": draws[0],
+        "mean_region_points": entries[0] / (draws[0] * pairs / features),
+        "rows_ns_per_entry": 1e9 * floor / entries[0],
+        "floor_s": floor,
+        "candidates_s": seconds["region_candidates"],
+        "prior_s_per_feature": prior_s_per_feature,
+        "features_within_bar": max(0, int((60.0 - floor) / prior_s_per_feature)),
+        "features": features,
+        "whole_run_s": run_s,
         "bar_s": 60.0,
     }
 
@@ -223,13 +288,14 @@ def gp_ucb_floor(d: int, budget: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--parts", nargs="+", default=["turbo", "mpd", "gp_ucb"])
+    parser.add_argument("--parts", nargs="+", default=["turbo", "turbo_rows", "mpd", "gp_ucb"])
     parser.add_argument("--mpd-budget", type=int, default=600)
     parser.add_argument("--gp-ucb-budget", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=Path("bench/results/floors.jsonl"))
     args = parser.parse_args()
     parts = {
         "turbo": lambda: turbo_floor(50),
+        "turbo_rows": lambda: turbo_rows_floor(50),
         "mpd": lambda: mpd_floor(50, args.mpd_budget),
         "gp_ucb": lambda: gp_ucb_floor(10, args.gp_ucb_budget),
     }
