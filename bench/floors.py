@@ -23,7 +23,8 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
   `--mpd-budget` evaluations, scaled to 5000) at the cost of scipy's L-BFGS-B driver per run and
   per evaluation on d-dimensional functions that cost nothing (quadratics), so the floor holds
-  for any acquisition code.
+  for any acquisition code; and with it, the least any acquisition value needs at a point (its
+  kernel row on the full window and one triangular solve with the window's factor), timed.
 - `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
   at a new point, one pass over the n x n factor (a triangular solve; the implementation makes
   two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
@@ -220,10 +221,24 @@ def counted_run(
     return counts, inside[0], result
 
 
+def window_row_and_solve_seconds(d: int) -> float:
+    """CPU seconds of what any value of MPD's acquisition needs at a point z: its kernel row on
+    the full data window (window_factor x d points) and one triangular solve with the window's
+    factor (the posterior variance of f(z), in the denominator)."""
+    n = optimizer_class("mpd")().settings.window_factor * d
+    rng = rng_for(0, "bench-floors", "mpd-window", d)
+    X, z = rng.uniform(-0.2, 0.2, (n, d)), rng.uniform(-0.2, 0.2, d)
+    K = RBF()(X, X) + 1e-6 * np.eye(n)
+    L = np.linalg.cholesky(K)
+    return cpu_per_call(lambda: solve_lower(L, RBF()(z[None, :], X)[0]), 2000)
+
+
 def mpd_floor(d: int, budget: int) -> dict:
-    """scipy's L-BFGS-B driver cost of one whole MPD run at d."""
+    """scipy's L-BFGS-B driver cost of one whole MPD run at d, and beside it the acquisition's
+    least work per evaluation (`window_row_and_solve_seconds`)."""
     counts, inside, _ = counted_run(localbo.mpd, "mpd", d, budget)
     per_call, per_evaluation = lbfgsb_cost(d)
+    least = window_row_and_solve_seconds(d)
     scale = BUDGET / budget
     return {
         "part": "mpd",
@@ -236,6 +251,9 @@ def mpd_floor(d: int, budget: int) -> dict:
         "floor_s": scale * (len(counts) * per_call + sum(counts) * per_evaluation),
         "acquisition_us_per_evaluation": 1e6 * inside / sum(counts),
         "acquisition_in_lbfgsb_s": scale * inside,
+        "row_and_solve_us": 1e6 * least,
+        "floor_with_row_and_solve_s": scale
+        * (len(counts) * per_call + sum(counts) * (per_evaluation + least)),
         "whole_run_s": whole_run("mpd", d)["cpu_s"],
         "bar_s": 60.0,
     }
