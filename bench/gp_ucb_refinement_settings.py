@@ -48,38 +48,24 @@ def refinement_setting(text: str) -> tuple[int, int, int]:
     return parts[0], parts[1], parts[2] if len(parts) == 3 else 0
 
 
-def locally_refined(local_points: int):
-    """`minimize_lcb` with each start refined on the GP of its `local_points` data points of
-    largest covariance, the refined point kept where its exact lcb beats the best so far."""
+def locally_refined(local_points: int, minimize_counted):
+    """A `minimize` for `localbo.gp_ucb.minimize_lcb` that refines a start on the GP of its
+    `local_points` data points of largest covariance and reports the refined point's exact lcb
+    as its value (so `minimize_lcb` keeps it only where that beats the best so far)."""
 
-    def minimize_lcb(gp, box, incumbent, sqrt_beta, rng, settings):
-        C = gp_ucb_module.candidates(box, incumbent, rng, settings)
-        lcb = LowerConfidenceBound(gp, sqrt_beta)
-        scores = lcb.values(C, keep=settings.restarts)
-        order = np.argsort(scores, kind="stable")[: settings.restarts]
-        best_x, best_value = C[order[0]], float(scores[order[0]])
-        for i in order:
-            local = lcb
-            if gp.n > local_points:
-                near = np.argpartition(-gp.kernel(C[i][None, :], gp.X)[0], local_points)
-                S = np.sort(near[:local_points])
-                local_gp = GP(gp.kernel, gp.X[S], gp.y[S], gp.noise_var, mean=gp.prior_mean)
-                local = LowerConfidenceBound(local_gp, sqrt_beta)
-            res = gp_ucb_module.minimize(
-                local,
-                C[i],
-                jac=True,
-                method="L-BFGS-B",
-                bounds=box.bounds(),
-                options={"maxiter": settings.refine_iterations},
-            )
-            x = box.project(res.x)
-            value = float(res.fun) if local is lcb else lcb(x)[0]
-            if value < best_value:
-                best_x, best_value = x, value
-        return best_x
+    def refine(lcb, x0, **options):
+        gp = lcb.gp
+        if gp.n <= local_points:
+            return minimize_counted(lcb, x0, **options)
+        near = np.argpartition(-gp.kernel(x0[None, :], gp.X)[0], local_points)[:local_points]
+        S = np.sort(near)
+        local_gp = GP(gp.kernel, gp.X[S], gp.y[S], gp.noise_var, mean=gp.prior_mean)
+        res = minimize_counted(LowerConfidenceBound(local_gp, lcb.sqrt_beta), x0, **options)
+        lower, upper = np.array(options["bounds"]).T
+        res.fun = lcb(np.clip(res.x, lower, upper))[0]
+        return res
 
-    return minimize_lcb
+    return refine
 
 
 def main() -> None:
@@ -120,11 +106,8 @@ def main() -> None:
             replace(configured, restarts=restarts, refine_iterations=iterations)
         )
         start, evaluations[0] = time.process_time(), 0
-        refine = locally_refined(local_points) if local_points else gp_ucb_module.minimize_lcb
-        with (
-            patch.object(gp_ucb_module, "minimize", counted),
-            patch.object(gp_ucb_module, "minimize_lcb", refine),
-        ):
+        refine = locally_refined(local_points, counted) if local_points else counted
+        with patch.object(gp_ucb_module, "minimize", refine):
             values = np.array(
                 [
                     run_on_path(
