@@ -2,10 +2,10 @@
 from the work each algorithm (at its reference settings) must do and what that costs here.
 
 Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
-such operation, one core), or that operation timed inside a whole run (`turbo_rows`), and leaves
+such operation, one core), or those operations timed beside a whole run (`turbo_rows`), and leaves
 out everything else a run does; a speed bar below its floor cannot be met without changing the
 algorithm (GP-UCB; TuRBO-1's 5000 candidates) or the operation's implementation (the prior
-draw's float64 cosines and angle product for TuRBO-1, scipy's L-BFGS-B driver for MPD).
+draw's float64 cosines and angle product for TuRBO-1, the L-BFGS-B driver for MPD).
 The unit costs are timed in whatever load the machine has; say which when quoting them.
 
 - `turbo`: every step draws the Thompson sample at min(100 d, 5000) candidates through
@@ -15,14 +15,17 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   (d, M) angle product and the cosines through the vectorized tangent); beside it the same
   steps x m x M cosines at np.cos's speed (the floor before the half-angle cosines).
 - `turbo_rows`: the exact Matheron update of the same draws needs every candidate's kernel row
-  on the region's data, k(C, X) (m, n), whatever the number of features. Floor: the CPU inside
-  `localbo.gram.cross_kernel` (one matrix product and one exp per entry) over a whole d = 50
-  run of 5000; beside it the most features the draw could have for the run to fit the bar, with
-  nothing else costing anything (the prior's values at `turbo`'s cost per (candidate, feature)).
+  on the region's data, k(C, X) (m, n), and their product with the solved residuals, whatever
+  the number of features. Floor: those two, replayed on each draw's state over a whole d = 50
+  run of 5000 (the rows by `localbo.gram.cross_kernel`, one matrix product and one exp per
+  entry); beside it the run's Sobol candidates and the most features the draw could have for
+  the run to fit the bar, with nothing else costing anything (the prior's values at `turbo`'s
+  cost per (candidate, feature)).
 - `mpd`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy. Floor: the
   L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
-  `--mpd-budget` evaluations, scaled to 5000) at the cost of scipy's L-BFGS-B driver per run and
-  per evaluation on d-dimensional functions that cost nothing (quadratics), so the floor holds
+  `--mpd-budget` evaluations, scaled to 5000) at the cost of the L-BFGS-B driver per run and per
+  evaluation on d-dimensional quadratics (their own time taken out), through
+  `scipy.optimize.minimize` and through a bare loop over its compiled routine, so the floor holds
   for any acquisition code; and with it, the least any acquisition value needs at a point (its
   kernel row on the full window and one triangular solve with the window's factor), timed.
 - `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
@@ -49,13 +52,14 @@ from unittest.mock import patch
 import numpy as np
 import scipy.optimize
 from full_run import append_row, bench_path, one_core, paper_run
+from scipy.optimize._lbfgsb import setulb
 
 import localbo.gp_ucb
 import localbo.mpd
 import localbo.turbo
 from localbo.gram import cross_kernel
 from localbo.kernels import RBF
-from localbo.linalg import solve_lower
+from localbo.linalg import cho_solve, solve_lower
 from localbo.objective import OptimizationResult
 from localbo.optimizers import optimizer_class
 from localbo.sample_paths import FourierSamplePath
@@ -116,60 +120,102 @@ def turbo_floor(d: int) -> dict:
 
 
 def turbo_rows_floor(d: int) -> dict:
-    """The kernel rows of the Thompson draws' Matheron update over one whole run at d, timed
-    inside `cross_kernel` in the run (and, beside them, the region's Sobol candidates inside
-    `region_candidates`), and the features a draw could have within the bar."""
-    seconds = {"cross_kernel": 0.0, "region_candidates": 0.0}
+    """What the Thompson draws of one whole run at d cost whatever their number of features: each
+    draw's kernel rows and its update (the solve with the region's factor and the rows' product
+    with it), replayed on the draw's own state beside the run and timed (the replay takes no
+    random numbers, so the run is the run without it), and the run's Sobol candidates timed
+    inside `region_candidates`; with them the run's draws themselves, its CPU (`whole_run_s`: this
+    run, replays included) and the most features that would fit the bar were nothing else to
+    cost anything (the prior's values at the candidates, this run's draws, per feature)."""
+    seconds = {"draws": 0.0, "rows": 0.0, "update": 0.0, "candidates": 0.0}
     entries, draws = [0], [0]
+    draw, candidates = localbo.turbo.thompson_values, localbo.turbo.region_candidates
 
-    def timed(name: str, function):
-        def call(*args):
-            start = time.process_time()
-            out = function(*args)
-            seconds[name] += time.process_time() - start
-            return out
-
-        return call
-
-    def rows(*args):
-        out = timed("cross_kernel", cross_kernel)(*args)
-        entries[0] += out.size
+    def timed_draw(gp, C, rng, num_features):
+        start = time.process_time()
+        values = draw(gp, C, rng, num_features)
+        seconds["draws"] += time.process_time() - start
+        start = time.process_time()
+        origin = C.mean(axis=0)
+        rows = cross_kernel(gp.kernel, C - origin, gp.X - origin)
+        seconds["rows"] += time.process_time() - start
+        start = time.process_time()
+        rows @ cho_solve(gp.L, gp.y - gp.prior_mean)
+        seconds["update"] += time.process_time() - start
+        entries[0] += rows.size
         draws[0] += 1
-        return out
+        return values
 
-    candidates = timed("region_candidates", localbo.turbo.region_candidates)
+    def timed_candidates(*args):
+        start = time.process_time()
+        C = candidates(*args)
+        seconds["candidates"] += time.process_time() - start
+        return C
+
+    settings = optimizer_class("turbo")().settings
     start = time.process_time()
     with (
-        patch.object(localbo.turbo, "cross_kernel", rows),
-        patch.object(localbo.turbo, "region_candidates", candidates),
+        patch.object(localbo.turbo, "thompson_values", timed_draw),
+        patch.object(localbo.turbo, "region_candidates", timed_candidates),
     ):
         paper_run(optimizer_class("turbo")(), bench_path(d), BUDGET)
     run_s = time.process_time() - start
-    prior_s, _, pairs = prior_draw_seconds(d)
-    features = optimizer_class("turbo")().settings.thompson_features
-    prior_s_per_feature = draws[0] * prior_s / features  # the run's draws, one feature each
-    floor = seconds["cross_kernel"]
+    prior_s, _, _ = prior_draw_seconds(d)
+    prior_run_s_per_feature = draws[0] * prior_s / settings.thompson_features
+    floor = seconds["rows"] + seconds["update"]
     return {
         "part": "turbo_rows",
         "d": d,
         "draws": draws[0],
-        "mean_region_points": entries[0] / (draws[0] * pairs / features),
-        "rows_ns_per_entry": 1e9 * floor / entries[0],
+        "mean_region_points": entries[0] / (draws[0] * settings.candidate_count(d)),
+        "rows_ns_per_entry": 1e9 * seconds["rows"] / entries[0],
+        "rows_s": seconds["rows"],
+        "update_s": seconds["update"],
         "floor_s": floor,
-        "candidates_s": seconds["region_candidates"],
-        "prior_s_per_feature": prior_s_per_feature,
-        "features_within_bar": max(0, int((60.0 - floor) / prior_s_per_feature)),
-        "features": features,
+        "candidates_s": seconds["candidates"],
+        "draws_s": seconds["draws"],
+        "prior_run_s_per_feature": prior_run_s_per_feature,
+        "features_within_bar": max(0, int((60.0 - floor) / prior_run_s_per_feature)),
+        "features": settings.thompson_features,
         "whole_run_s": run_s,
         "bar_s": 60.0,
     }
 
 
-def lbfgsb_cost(d: int) -> tuple[float, float]:
-    """CPU seconds of scipy's L-BFGS-B driver in [0, 1]^d on quadratics that cost nothing:
-    (per `minimize` call, per function evaluation), from two quadratics with few and with many
-    evaluations (minimum at a corner; in the interior with curvatures 1 to 1e3)."""
-    bounds = [(0.0, 1.0)] * d
+def scipy_lbfgsb(fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+    """L-BFGS-B through `scipy.optimize.minimize`, as the methods call it; returns x and nfev."""
+    bounds = list(zip(lower, upper, strict=True))
+    res = scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds)
+    return res.x, res.nfev
+
+
+def compiled_lbfgsb(fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray):
+    """The same L-BFGS-B (scipy's defaults: 10 corrections, factr 1e7, pgtol 1e-5, 20 line-search
+    steps) driven in a bare loop over scipy's compiled routine (`_lbfgsb.setulb`, a private API
+    whose signature is scipy 1.15+'s): what the iteration costs without `minimize`'s wrapper.
+    Returns x and the evaluations; both bounds finite."""
+    n, m = len(start), 10
+    x, f, g = np.array(start, dtype=np.float64), np.array(0.0), np.zeros(n)
+    both_bounds = np.full(n, 2, dtype=np.int32)
+    wa = np.zeros(2 * m * n + 5 * n + 11 * m * m + 8 * m)
+    iwa, task, line_task = np.zeros(3 * n, np.int32), np.zeros(2, np.int32), np.zeros(2, np.int32)
+    lsave, isave, dsave = np.zeros(4, np.int32), np.zeros(44, np.int32), np.zeros(29)
+    evaluations = 0
+    while True:
+        setulb(m, x, lower, upper, both_bounds, f, g, 1e7, 1e-5, wa, iwa, task, lsave, isave,
+               dsave, 20, line_task)  # fmt: skip
+        if task[0] == 3:  # wants f and g at x
+            f, g = fun(x)
+            evaluations += 1
+        elif task[0] != 1:  # 1: a new iteration; anything else: converged or stopped
+            return x, evaluations
+
+
+def lbfgsb_cost(d: int, driver=scipy_lbfgsb) -> tuple[float, float]:
+    """CPU seconds of an L-BFGS-B driver in [0, 1]^d, the quadratics' own time taken out: (per
+    run, per function evaluation), from two quadratics with few and with many evaluations
+    (minimum at a corner; in the interior with curvatures 1 to 1e3)."""
+    lower, upper = np.zeros(d), np.ones(d)
     start = np.full(d, 0.9)
     curvature = np.logspace(0.0, 3.0, d)
 
@@ -182,19 +228,27 @@ def lbfgsb_cost(d: int) -> tuple[float, float]:
 
     seconds, evaluations = [], []
     for fun in (corner, interior):
-        evaluations.append(
-            scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds).nfev
-        )
-        seconds.append(
-            cpu_per_call(
-                lambda fun=fun: scipy.optimize.minimize(
-                    fun, start, jac=True, method="L-BFGS-B", bounds=bounds
-                ),
-                100,
-            )
-        )
+        own = cpu_per_call(lambda fun=fun: fun(start), 2000)
+        evaluations.append(driver(fun, start, lower, upper)[1])
+        run = cpu_per_call(lambda fun=fun: driver(fun, start, lower, upper), 100)
+        seconds.append(run - evaluations[-1] * own)
     per_evaluation = (seconds[1] - seconds[0]) / (evaluations[1] - evaluations[0])
-    return seconds[0] - evaluations[0] * per_evaluation, per_evaluation
+    # a run costs at least nothing: a negative intercept (the bare loop's) is the fit's noise
+    return max(seconds[0] - evaluations[0] * per_evaluation, 0.0), per_evaluation
+
+
+def same_iterations(d: int) -> bool:
+    """Whether the bare loop ends where `minimize` does, after as many evaluations, on a
+    quadratic in [0, 1]^d with its minimum inside."""
+    curvature = np.logspace(0.0, 3.0, d)
+
+    def interior(z: np.ndarray) -> tuple[float, np.ndarray]:
+        u = z - np.linspace(0.1, 0.7, d)
+        return float(curvature @ u**2), 2.0 * curvature * u
+
+    box = (np.full(d, 0.9), np.zeros(d), np.ones(d))
+    (x1, n1), (x2, n2) = scipy_lbfgsb(interior, *box), compiled_lbfgsb(interior, *box)
+    return n1 == n2 and bool(np.array_equal(x1, x2))
 
 
 def counted_run(
@@ -228,35 +282,37 @@ def window_row_and_solve_seconds(d: int) -> float:
     n = optimizer_class("mpd")().settings.window_factor * d
     rng = rng_for(0, "bench-floors", "mpd-window", d)
     X, z = rng.uniform(-0.2, 0.2, (n, d)), rng.uniform(-0.2, 0.2, d)
-    K = RBF()(X, X) + 1e-6 * np.eye(n)
-    L = np.linalg.cholesky(K)
-    return cpu_per_call(lambda: solve_lower(L, RBF()(z[None, :], X)[0]), 2000)
+    kernel = RBF()
+    L = np.linalg.cholesky(kernel(X, X) + 1e-6 * np.eye(n))
+    return cpu_per_call(lambda: solve_lower(L, kernel(z[None, :], X)[0]), 2000)
 
 
 def mpd_floor(d: int, budget: int) -> dict:
-    """scipy's L-BFGS-B driver cost of one whole MPD run at d, and beside it the acquisition's
-    least work per evaluation (`window_row_and_solve_seconds`)."""
+    """The L-BFGS-B driver's cost in one whole MPD run at d, through `minimize` as the method
+    calls it and through a bare loop over the compiled routine (`compiled_lbfgsb`, checked to
+    take the same iterations), and beside it the acquisition's least work per evaluation
+    (`window_row_and_solve_seconds`) and the acquisition's measured time per evaluation."""
+    if not same_iterations(d):
+        raise RuntimeError("the bare L-BFGS-B loop does not follow scipy's minimize")
     counts, inside, _ = counted_run(localbo.mpd, "mpd", d, budget)
-    per_call, per_evaluation = lbfgsb_cost(d)
     least = window_row_and_solve_seconds(d)
     scale = BUDGET / budget
-    return {
-        "part": "mpd",
-        "d": d,
-        "counted_budget": budget,
-        "lbfgsb_calls_per_point": len(counts) / budget,
-        "lbfgsb_evaluations_per_point": sum(counts) / budget,
-        "lbfgsb_us_per_call": 1e6 * per_call,
-        "lbfgsb_us_per_evaluation": 1e6 * per_evaluation,
-        "floor_s": scale * (len(counts) * per_call + sum(counts) * per_evaluation),
-        "acquisition_us_per_evaluation": 1e6 * inside / sum(counts),
-        "acquisition_in_lbfgsb_s": scale * inside,
-        "row_and_solve_us": 1e6 * least,
-        "floor_with_row_and_solve_s": scale
-        * (len(counts) * per_call + sum(counts) * (per_evaluation + least)),
-        "whole_run_s": whole_run("mpd", d)["cpu_s"],
-        "bar_s": 60.0,
-    }
+    row = {"part": "mpd", "d": d, "counted_budget": budget}
+    row["lbfgsb_calls_per_point"] = len(counts) / budget
+    row["lbfgsb_evaluations_per_point"] = sum(counts) / budget
+    for name, driver in (("minimize", scipy_lbfgsb), ("loop", compiled_lbfgsb)):
+        per_call, per_evaluation = lbfgsb_cost(d, driver)
+        driver_s = scale * (len(counts) * per_call + sum(counts) * per_evaluation)
+        row[f"{name}_us_per_call"] = 1e6 * per_call
+        row[f"{name}_us_per_evaluation"] = 1e6 * per_evaluation
+        row[f"{name}_floor_s"] = driver_s
+        row[f"{name}_floor_with_row_and_solve_s"] = driver_s + scale * sum(counts) * least
+    row["row_and_solve_us"] = 1e6 * least
+    row["acquisition_us_per_evaluation"] = 1e6 * inside / sum(counts)
+    row["acquisition_in_lbfgsb_s"] = scale * inside
+    row["whole_run_s"] = whole_run("mpd", d)["cpu_s"]
+    row["bar_s"] = 60.0
+    return row
 
 
 def gp_ucb_floor(d: int, budget: int) -> dict:

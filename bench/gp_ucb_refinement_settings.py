@@ -9,8 +9,9 @@ and appends to --out, per setting, the median final value, the median paired dif
 first setting (positive: worse) and the CPU seconds and L-BFGS-B evaluations summed over the paths.
 
 A third number in a setting, M, refines each start on the GP of the M data points of largest
-covariance with it (an O(M^2) evaluation instead of one pass over all n) and keeps the refined
-point only where its exact lcb beats the best candidate's: a cheaper refinement to screen.
+covariance with it (an O(M^2) evaluation instead of one pass over all n; while n <= M, on all
+the data) and keeps the refined point only where its exact lcb beats the best so far: a cheaper
+refinement to screen. Its L-BFGS-B evaluations, counted, are the local GP's.
 
     nice -n 15 python bench/gp_ucb_refinement_settings.py --d 10 --budget 1000 --paths 10 \\
         --settings 3,50 3,15 1,50 3,15,256
