@@ -79,6 +79,18 @@ def cpu_per_call(call, repeats: int) -> float:
     return float(np.median(times))
 
 
+def timed(function, seconds: dict[str, float], key: str):
+    """`function`, adding the CPU seconds of each call to seconds[key]."""
+
+    def call(*args, **kwargs):
+        start = time.process_time()
+        out = function(*args, **kwargs)
+        seconds[key] += time.process_time() - start
+        return out
+
+    return call
+
+
 def whole_run(method: str, d: int) -> dict:
     """The row of bench/results/full_runs.jsonl of the last whole run of `method` at d."""
     lines = Path("bench/results/full_runs.jsonl").read_text().splitlines()
@@ -129,12 +141,10 @@ def turbo_rows_floor(d: int) -> dict:
     cost anything (the prior's values at the candidates, this run's draws, per feature)."""
     seconds = {"draws": 0.0, "rows": 0.0, "update": 0.0, "candidates": 0.0}
     entries, draws = [0], [0]
-    draw, candidates = localbo.turbo.thompson_values, localbo.turbo.region_candidates
+    draw = timed(localbo.turbo.thompson_values, seconds, "draws")
 
     def timed_draw(gp, C, rng, num_features):
-        start = time.process_time()
         values = draw(gp, C, rng, num_features)
-        seconds["draws"] += time.process_time() - start
         start = time.process_time()
         origin = C.mean(axis=0)
         rows = cross_kernel(gp.kernel, C - origin, gp.X - origin)
@@ -146,19 +156,15 @@ def turbo_rows_floor(d: int) -> dict:
         draws[0] += 1
         return values
 
-    def timed_candidates(*args):
-        start = time.process_time()
-        C = candidates(*args)
-        seconds["candidates"] += time.process_time() - start
-        return C
-
-    settings = optimizer_class("turbo")().settings
+    candidates = timed(localbo.turbo.region_candidates, seconds, "candidates")
+    method = optimizer_class("turbo")()
+    settings = method.settings
     start = time.process_time()
     with (
         patch.object(localbo.turbo, "thompson_values", timed_draw),
-        patch.object(localbo.turbo, "region_candidates", timed_candidates),
+        patch.object(localbo.turbo, "region_candidates", candidates),
     ):
-        paper_run(optimizer_class("turbo")(), bench_path(d), BUDGET)
+        paper_run(method, bench_path(d), BUDGET)
     run_s = time.process_time() - start
     prior_s, _, _ = prior_draw_seconds(d)
     prior_run_s_per_feature = draws[0] * prior_s / settings.thompson_features
@@ -182,14 +188,33 @@ def turbo_rows_floor(d: int) -> dict:
     }
 
 
-def scipy_lbfgsb(fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray) -> np.ndarray:
+def quadratics(d: int):
+    """Two quadratics in [0, 1]^d that cost next to nothing, as (value, gradient) functions: one
+    with its minimum at the corner 0, one inside, at 0.5, with curvatures 1 to 1e3."""
+    curvature = np.logspace(0.0, 3.0, d)
+
+    def corner(z: np.ndarray) -> tuple[float, np.ndarray]:
+        return float(z @ z), 2.0 * z
+
+    def interior(z: np.ndarray) -> tuple[float, np.ndarray]:
+        u = z - 0.5
+        return float(curvature @ u**2), 2.0 * curvature * u
+
+    return corner, interior
+
+
+def scipy_lbfgsb(
+    fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> tuple[np.ndarray, int]:
     """L-BFGS-B through `scipy.optimize.minimize`, as the methods call it; returns x and nfev."""
     bounds = list(zip(lower, upper, strict=True))
     res = scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds)
     return res.x, res.nfev
 
 
-def compiled_lbfgsb(fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray):
+def compiled_lbfgsb(
+    fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray
+) -> tuple[np.ndarray, int]:
     """The same L-BFGS-B (scipy's defaults: 10 corrections, factr 1e7, pgtol 1e-5, 20 line-search
     steps) driven in a bare loop over scipy's compiled routine (`_lbfgsb.setulb`, a private API
     whose signature is scipy 1.15+'s): what the iteration costs without `minimize`'s wrapper.
@@ -213,21 +238,11 @@ def compiled_lbfgsb(fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray
 
 def lbfgsb_cost(d: int, driver=scipy_lbfgsb) -> tuple[float, float]:
     """CPU seconds of an L-BFGS-B driver in [0, 1]^d, the quadratics' own time taken out: (per
-    run, per function evaluation), from two quadratics with few and with many evaluations
-    (minimum at a corner; in the interior with curvatures 1 to 1e3)."""
+    run, per function evaluation), from the two `quadratics`, with few and with many evaluations."""
     lower, upper = np.zeros(d), np.ones(d)
     start = np.full(d, 0.9)
-    curvature = np.logspace(0.0, 3.0, d)
-
-    def corner(z: np.ndarray) -> tuple[float, np.ndarray]:
-        return float(z @ z), 2.0 * z
-
-    def interior(z: np.ndarray) -> tuple[float, np.ndarray]:
-        u = z - 0.5
-        return float(curvature @ u**2), 2.0 * curvature * u
-
     seconds, evaluations = [], []
-    for fun in (corner, interior):
+    for fun in quadratics(d):
         own = cpu_per_call(lambda fun=fun: fun(start), 2000)
         evaluations.append(driver(fun, start, lower, upper)[1])
         run = cpu_per_call(lambda fun=fun: driver(fun, start, lower, upper), 100)
@@ -238,17 +253,14 @@ def lbfgsb_cost(d: int, driver=scipy_lbfgsb) -> tuple[float, float]:
 
 
 def same_iterations(d: int) -> bool:
-    """Whether the bare loop ends where `minimize` does, after as many evaluations, on a
-    quadratic in [0, 1]^d with its minimum inside."""
-    curvature = np.logspace(0.0, 3.0, d)
-
-    def interior(z: np.ndarray) -> tuple[float, np.ndarray]:
-        u = z - np.linspace(0.1, 0.7, d)
-        return float(curvature @ u**2), 2.0 * curvature * u
-
+    """Whether the bare loop ends where `minimize` does, after as many evaluations, on both
+    `quadratics` in [0, 1]^d from 0.9."""
     box = (np.full(d, 0.9), np.zeros(d), np.ones(d))
-    (x1, n1), (x2, n2) = scipy_lbfgsb(interior, *box), compiled_lbfgsb(interior, *box)
-    return n1 == n2 and bool(np.array_equal(x1, x2))
+    for fun in quadratics(d):
+        (x1, n1), (x2, n2) = scipy_lbfgsb(fun, *box), compiled_lbfgsb(fun, *box)
+        if n1 != n2 or not np.array_equal(x1, x2):
+            return False
+    return True
 
 
 def counted_run(
@@ -257,22 +269,16 @@ def counted_run(
     """Run `method` on the bench path at d for `budget` evaluations; returns the function
     evaluations of every scipy `minimize` the module made, in order, the CPU seconds spent
     inside the functions minimized, and the run's result."""
-    counts, inside = [], [0.0]
+    counts, inside = [], {"functions": 0.0}
 
     def counting(fun, x0, **kwargs):
-        def timed(z):
-            start = time.process_time()
-            value = fun(z)
-            inside[0] += time.process_time() - start
-            return value
-
-        result = scipy.optimize.minimize(timed, x0, **kwargs)
+        result = scipy.optimize.minimize(timed(fun, inside, "functions"), x0, **kwargs)
         counts.append(int(result.nfev))
         return result
 
     with patch.object(module, "minimize", counting):
         result = paper_run(optimizer_class(method)(), bench_path(d), budget)
-    return counts, inside[0], result
+    return counts, inside["functions"], result
 
 
 def window_row_and_solve_seconds(d: int) -> float:
