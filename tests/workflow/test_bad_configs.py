@@ -4,7 +4,11 @@ tests/unit/test_pipeline_settings.py)."""
 
 import pytest
 
+from localbo.pipeline.fig1 import Fig1Settings
+from localbo.pipeline.sections import unknown_key
 from tests.workflow.helpers import TINY, snakemake
+
+FIG1_KEYS = Fig1Settings.__dataclass_fields__
 
 pytestmark = pytest.mark.workflow
 
@@ -27,3 +31,15 @@ def test_bad_config_fails_fast_naming_the_key(tmp_path, name):
     assert key in output, output[-2000:]
     assert "Error" in output
     assert not (workdir / "results").exists() and not (workdir / "logs").exists()
+
+
+def test_a_typo_prints_a_few_lines_naming_the_key(tmp_path):
+    """Every problem on a line of its own, the last screen shows them: not the schema dump."""
+    bad = tmp_path / "typo.yaml"
+    bad.write_text("fig1: {num_pahts: 5}\n")
+    proc = snakemake(tmp_path / "run", "-n", configfiles=(TINY, bad), check=False, timeout=120)
+    assert proc.returncode != 0
+    output = (proc.stdout + proc.stderr).strip().splitlines()
+    assert len(output) <= 10, "\n".join(output)
+    problems = [line.strip() for line in output if line.strip().startswith("fig1.")]
+    assert problems == [f"fig1.num_pahts: {unknown_key(FIG1_KEYS)}"], "\n".join(output)

@@ -15,7 +15,14 @@ from typing import Any
 from localbo.local_bo import LocalBO, LocalBOSettings
 from localbo.optimizers import Cost, Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
-from localbo.pipeline.sections import ConfigError, as_config, build, kernel_params, knobs
+from localbo.pipeline.sections import (
+    ConfigError,
+    as_config,
+    build_all,
+    build_each,
+    kernel_params,
+    knobs,
+)
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,11 @@ def method_from_config(name: str, section: dict[str, Any] | None, where: str) ->
         "paths_per_job": cls.default_paths_per_job,
         **{k: section.pop(k) for k in JOB_KEYS if k in section},
     }
-    return Method(name, build(MethodJobs, jobs, where), cls(build(cls.Settings, section, where)))
+    job_keys, errors = build_all(MethodJobs, jobs, where)
+    settings, more = build_all(cls.Settings, section, where)
+    if errors + more:
+        raise ConfigError("\n".join(errors + more))
+    return Method(name, job_keys, cls(settings))
 
 
 def method_defaults(name: str) -> dict[str, Any]:
@@ -115,14 +126,10 @@ class Methods:
     methods: dict[str, Method] = field(default_factory=dict)
 
     @classmethod
-    def from_config(cls, mapping: dict[str, Any], where: str) -> Methods:
-        return cls(
-            {
-                name: method_from_config(name, section, f"{where}.{name}")
-                for name, section in mapping.items()
-                if section is not None
-            }
-        )
+    def from_config(cls, mapping: dict[str, Any], where: str) -> tuple[Methods, list[str]]:
+        sections = {name: section for name, section in mapping.items() if section is not None}
+        methods, errors = build_each(sections, where, method_from_config)
+        return cls(methods), errors
 
     def as_config(self) -> dict[str, Any]:
         return {name: m.as_config() for name, m in self.methods.items()}

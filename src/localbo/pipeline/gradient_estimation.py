@@ -20,7 +20,7 @@ from localbo.gradient_estimation import (
     run_case,
 )
 from localbo.hyperparameters import FitSettings
-from localbo.pipeline.sections import as_config, build
+from localbo.pipeline.sections import as_config, build, build_each
 
 # A case's ML-II fit: the section's `fit` (ours) or `paper_fit` (the paper code's procedure).
 FITS = ("default", "paper")
@@ -64,8 +64,9 @@ class Cases:
     cases: dict[str, Case] = field(default_factory=_paper_cases)
 
     @classmethod
-    def from_config(cls, mapping: dict[str, Any], where: str) -> Cases:
-        return cls({name: build(Case, c, f"{where}.{name}") for name, c in mapping.items()})
+    def from_config(cls, mapping: dict[str, Any], where: str) -> tuple[Cases, list[str]]:
+        cases, errors = build_each(mapping, where, lambda _, case, key: build(Case, case, key))
+        return cls(cases), errors
 
     def as_config(self) -> dict[str, Any]:
         return {name: as_config(case) for name, case in self.cases.items()}

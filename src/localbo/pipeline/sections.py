@@ -2,9 +2,10 @@
 
 `build(cls, mapping, where)` makes a frozen settings dataclass from a config mapping: lists become
 tuples, nested dataclasses are built recursively, a missing key takes the field's default (the
-one place a default is written), and an unknown key or a value the dataclass rejects raises
-`ConfigError` naming the dotted key. A class with a `from_config(mapping, where)` classmethod
-builds itself (sections with a dictionary of sub-sections, such as Fig. 1's methods).
+one place a default is written), and every unknown key or value the dataclass rejects is
+reported in one `ConfigError`, a line each naming the dotted key. A class with a
+`from_config(mapping, where)` classmethod builds itself (sections with a dictionary of
+sub-sections, such as Fig. 1's methods).
 
 `as_config(settings)` is the inverse: the mapping a config file would hold. The defaults test
 compares `as_config` of the default settings with the schema's defaults and with
@@ -16,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar
 
 from localbo.kernels import Kernel, make_kernel
 
 T = TypeVar("T")
+V = TypeVar("V")
 
 
 class ConfigError(ValueError):
@@ -32,35 +34,97 @@ def build(cls: type[T], mapping: Mapping[str, Any] | None, where: str) -> T:
     """The settings `cls` from a config mapping (missing keys: the field defaults).
 
     Args:
-        cls: a dataclass, or a class with a `from_config(mapping, where)` classmethod.
+        cls: a dataclass, or a class with a `from_config(mapping, where)` classmethod that
+            returns the settings and a list of problems (as `build_all` does).
         mapping: the config section (None: all defaults).
         where: its dotted key, for error messages (e.g. "fig1.box").
 
     Raises:
-        ConfigError: an unknown key, a wrong type or a value the class rejects.
+        ConfigError: every unknown key, wrong type or value the class rejects, one per line.
+    """
+    settings, errors = build_all(cls, mapping, where)
+    if errors:
+        raise ConfigError("\n".join(errors))
+    return settings
+
+
+def build_all(cls: type[T], mapping: Mapping[str, Any] | None, where: str) -> tuple[T, list[str]]:
+    """`build` that goes on past a problem: the settings with every bad field at its default,
+    and every problem found ('dotted.key: message' lines), so that the rest can be checked.
+
+    Raises:
+        ConfigError: the problems, where `cls` has a field without a default.
     """
     mapping = {} if mapping is None else mapping
     if not isinstance(mapping, Mapping):
-        raise ConfigError(f"{where}: expected a mapping, got {mapping!r}")
+        return _defaults(cls, [f"{where}: expected a mapping, got {mapping!r}"])
     from_config = getattr(cls, "from_config", None)
     if from_config is not None:
         return from_config(mapping, where)
     hints = typing.get_type_hints(cls)
     fields = {f.name for f in dataclasses.fields(cls) if f.init}
-    unknown = sorted(set(mapping) - fields)
-    if unknown:
-        raise ConfigError(f"{where or 'config'}: unknown key(s) {unknown}; known: {sorted(fields)}")
-    values = {
-        name: _convert(hints[name], value, f"{where}.{name}" if where else name)
-        for name, value in mapping.items()
-    }
+    errors, values = [], {}
+    errors += [
+        f"{f'{where}.{key}' if where else key}: {unknown_key(fields)}"
+        for key in sorted(set(mapping) - fields)
+    ]
+    for name in [name for name in mapping if name in fields]:
+        key, hint = f"{where}.{name}" if where else name, hints[name]
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):  # a nested section
+            values[name], more = build_all(hint, mapping[name], key)
+            errors += more
+            continue
+        try:
+            values[name] = _convert(hint, mapping[name], key)
+        except ConfigError as error:
+            errors += str(error).splitlines()
+    while True:
+        try:
+            return cls(**values), errors
+        except ValueError as error:  # the class's own checks (__post_init__)
+            key, _, message = str(error).partition(": ")  # "KEY: message" names one of its keys
+            if key not in values or not message:
+                return _defaults(cls, [*errors, f"{where or 'config'}: {error}"])
+            errors.append(f"{f'{where}.{key}' if where else key}: {message}")
+            del values[key]
+
+
+def _defaults(cls: type[T], errors: list[str]) -> tuple[T, list[str]]:
+    """The settings at their defaults beside the problems; where `cls` has a field without a
+    default there are no such settings, and the problems are raised.
+
+    Raises:
+        ConfigError: the problems, one per line, when `cls` has no defaults.
+    """
     try:
-        return cls(**values)
-    except ValueError as error:  # the class's own checks (__post_init__)
-        key, _, message = str(error).partition(": ")  # "KEY: message" names one of its keys
-        if key in fields and message:
-            raise ConfigError(f"{f'{where}.{key}' if where else key}: {message}") from None
-        raise ConfigError(f"{where or 'config'}: {error}") from None
+        return cls(), errors
+    except TypeError:
+        raise ConfigError("\n".join(errors)) from None
+
+
+def unknown_key(known: Collection[str]) -> str:
+    """What an unknown key's problem line says after the key.
+
+    Example:
+        >>> unknown_key({"num_paths", "dims"})
+        'unknown key; known: dims, num_paths'
+    """
+    return f"unknown key; known: {', '.join(sorted(known))}"
+
+
+def build_each(
+    mapping: Mapping[str, Any], where: str, make: Callable[[str, Any, str], V]
+) -> tuple[dict[str, V], list[str]]:
+    """`make(name, section, dotted key)` of each sub-section of a mapping (Fig. 1's methods, the
+    gradient-estimation cases) that it accepts, and the problems of the others, one per line
+    (`make` raises `ConfigError`)."""
+    built, errors = {}, []
+    for name, section in mapping.items():
+        try:
+            built[name] = make(name, section, f"{where}.{name}")
+        except ConfigError as error:
+            errors += str(error).splitlines()
+    return built, errors
 
 
 def _convert(hint: Any, value: Any, where: str) -> Any:

@@ -1,9 +1,9 @@
 """The whole pipeline config as typed settings: one class per section, the defaults in them.
 
-`load_settings(config)` turns the (schema-validated) config into `PipelineSettings` and runs the
-semantic checks the schema cannot express; every problem is reported at once, each message
-starting with the dotted key to fix. A figure whose section needs typed settings adds its class
-as a field of `PipelineSettings`.
+`load_settings(config, schema)` checks the config against its JSON schema, turns it into
+`PipelineSettings` and runs the semantic checks the schema cannot express; every problem is
+reported at once, one line each, starting with the dotted key to fix. A figure whose section
+needs typed settings adds its class as a field of `PipelineSettings`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from localbo.pipeline.gradient_estimation import (
 from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
-from localbo.pipeline.sections import ConfigError, as_config, build
+from localbo.pipeline.schema import schema_errors
+from localbo.pipeline.sections import ConfigError, as_config, build_all
 
 SEED = 20231210  # the base of every random stream
 
@@ -85,20 +86,30 @@ def merged_config(configs: list[Path]) -> dict[str, Any]:
     return config
 
 
-def load_settings(config: dict[str, Any]) -> PipelineSettings:
-    """The typed settings of a schema-valid config (missing keys take the defaults).
+def load_settings(config: dict[str, Any], schema: Path | None = None) -> PipelineSettings:
+    """The typed settings of a config (missing keys take the defaults), checked against the
+    JSON schema file `schema` first if one is given.
 
     Raises:
-        ConfigError: every problem found, one per line, each naming its key.
+        ConfigError: every problem found, one per line, each naming its dotted key: the
+            schema's violations, a plug-in method's bad knob, the semantic checks.
     """
-    try:
-        settings = build(PipelineSettings, config, "")
-    except ConfigError as error:
-        raise ConfigError(f"invalid config:\n  {error}") from None
-    errors = settings.check()
+    errors = schema_errors(config, schema) if schema is not None else []
+    settings, problems = build_all(PipelineSettings, config, "")
+    # a bad value keeps its default in `settings`, so the semantic checks still run; a problem
+    # under a key already named (the schema's and the typed sections' overlap) is left out
+    for line in problems + settings.check():
+        key = line.partition(":")[0]
+        if not any(key.startswith(k) or k.startswith(key) for k in _keys(errors)):
+            errors.append(line)
     if errors:
         raise ConfigError("invalid config:\n  " + "\n  ".join(errors))
     return settings
+
+
+def _keys(errors: list[str]) -> list[str]:
+    """The dotted keys that problem lines name."""
+    return [line.partition(":")[0] for line in errors]
 
 
 def default_config() -> dict[str, Any]:
