@@ -5,6 +5,7 @@ config/config.yaml (the paper scale) are checked against them here, so none can 
 """
 
 import copy
+import math
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -20,7 +21,13 @@ from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
 from localbo.pipeline.gradient_estimation import FITS
 from localbo.pipeline.rates import SET_BY_RATES
-from localbo.pipeline.resources import per_attempt
+from localbo.pipeline.resources import (
+    MEMORY_FACTOR,
+    RUNTIME_FACTOR,
+    RUNTIME_FLOOR_MINUTES,
+    START_UP,
+    scheduled,
+)
 from localbo.pipeline.schema import schema_errors
 from localbo.pipeline.sections import ConfigError, as_config
 from localbo.pipeline.settings import default_config, load_settings
@@ -405,25 +412,32 @@ def test_schema_errors_name_each_key_and_what_was_expected():
     assert "rates: missing" in schema_errors(config, SCHEMA)
 
 
-def test_resources_grow_with_the_attempt():
+def test_resources_are_the_padded_cost_and_grow_with_the_attempt():
     config = copy.deepcopy(CONFIG)
-    fig2 = load_settings(config, SCHEMA).fig2_jobs()
+    cost_of = load_settings(config, SCHEMA).job_costs()["error_function"]
     wildcards = SimpleNamespace(d="10", b="10000", sigma="0.1")
-    first, second = per_attempt(fig2.mem_mb)(wildcards, 1), per_attempt(fig2.mem_mb)(wildcards, 2)
-    assert second == 2 * first > 0
-    assert per_attempt(10)(wildcards, 3) == 30
+    cost, resources = cost_of(wildcards), scheduled(cost_of)
+    assert cost.mem_mb > 1000 and cost.cpu_seconds > 60  # a b = 1e4 design
+    assert resources["mem_mb"](wildcards, 1) == math.ceil(MEMORY_FACTOR * cost.mem_mb)
+    assert resources["runtime"](wildcards, 2, 1) == RUNTIME_FLOOR_MINUTES + math.ceil(
+        RUNTIME_FACTOR * cost.cpu_seconds / 2 / 60
+    )
+    for key, args in (("mem_mb", (wildcards,)), ("runtime", (wildcards, 2))):
+        assert resources[key](*args, 3) == 3 * resources[key](*args, 1), key
 
 
-def test_fig3_asks_for_more_time_when_its_runs_grow():
-    """A Fig. 3 chunk's runtime follows fig3.d, Fig. 1's local-BO budget and the features; the
-    paper's settings ask for the 9 minutes measured chunks fit in (250 runs of under 1 s)."""
+def test_fig3_costs_more_when_its_runs_grow():
+    """A Fig. 3 chunk's cost follows fig3.d, Fig. 1's local-BO budget and the features,
+    linearly (its runs' steps grow with the budget, a path evaluation is O(M d))."""
 
-    def minutes(**changes):
+    def work(**changes):
         config = copy.deepcopy(CONFIG)
         update_config(config, changes)
-        return load_settings(config, SCHEMA).fig3_jobs().runtime(None)
+        return (
+            load_settings(config, SCHEMA).fig3_jobs().chunk_cost(None).cpu_seconds
+            - START_UP.cpu_seconds
+        )
 
-    assert minutes() == 9
-    assert minutes(fig1={"budget": 50000}) == 46
-    assert minutes(fig1={"num_features": 8192}) == 13
-    assert minutes(fig3={"d": 200}) == 13
+    assert work(fig1={"budget": 50000}) == pytest.approx(10 * work())
+    assert work(fig1={"num_features": 8192}) == pytest.approx(2 * work())
+    assert work(fig3={"d": 200}) == pytest.approx(2 * work())

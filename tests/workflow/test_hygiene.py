@@ -7,8 +7,11 @@ import tomllib
 
 import yaml
 
+from localbo.pipeline.settings import load_settings, merged_config
 from tests.workflow.helpers import REPO
 
+# a rule's name and body in a rules file
+RULE = re.compile(r"^(?:rule|use rule \w+ as) (\w+)(?: with)?:\n((?:    .*\n|\n)+)", re.M)
 CODE = sorted((REPO / "src").rglob("*.py")) + sorted((REPO / "scripts").glob("*.py"))
 
 
@@ -64,9 +67,8 @@ def test_every_rule_that_runs_a_script_has_a_log_and_a_benchmark_on_one_path():
     """logs/X.log beside benchmarks/X.tsv: a job's CPU is the larger of the two
     (localbo.pipeline.job_cpu), and each is found from the other."""
     scripts = found = 0
-    rules = r"^(?:rule|use rule \w+ as) (\w+)(?: with)?:\n((?:    .*\n|\n)+)"
     for smk in (REPO / "workflow" / "rules").glob("*.smk"):
-        for name, body in re.findall(rules, smk.read_text(), re.M):
+        for name, body in RULE.findall(smk.read_text()):
             log = re.search(r'^    log:\n\s+(?:\w+=)?"logs/(.+)\.log"', body, re.M)
             benchmark = re.search(r'^    benchmark:\n\s+"benchmarks/(.+)\.tsv"', body, re.M)
             scripts += "script:" in body
@@ -77,14 +79,20 @@ def test_every_rule_that_runs_a_script_has_a_log_and_a_benchmark_on_one_path():
     assert scripts >= 15 and found >= 20
 
 
-def test_every_resource_grows_with_the_retry_attempt():
-    """A job killed for memory or time is retried with more (localbo.pipeline.resources)."""
-    found = 0
+def test_every_rule_asks_for_its_own_padded_cost():
+    """A compute rule's resources are its own cost model's, padded (`scheduled`), so the
+    forecast and the scheduler read one model, and a job killed for memory or time is retried
+    with more; every cost model is some rule's."""
+    asked = {}
     for smk in (REPO / "workflow" / "rules").glob("*.smk"):
-        for key, value in re.findall(r"^\s+(mem_mb|runtime)=(.+),$", smk.read_text(), re.M):
-            found += 1
-            assert value.startswith("per_attempt("), f"{smk.name}: {key}={value}"
-    assert found >= 12
+        for name, body in RULE.findall(smk.read_text()):
+            resources = re.search(r"^    resources:\n((?:        .*\n)+)", body, re.M)
+            if resources:
+                asked[name] = resources.group(1).strip()
+    assert asked == {name: f'**scheduled(COSTS["{name}"]),' for name in asked}
+    assert set(asked) == set(
+        load_settings(merged_config([REPO / "config" / "config.yaml"])).job_costs()
+    )
 
 
 def normalize(requirement: str) -> str:

@@ -1,12 +1,14 @@
 # What every rules file shares: the validated config as typed settings, and the list of final
 # targets that each rules file extends with its own (rule all asks for all of them).
-from localbo.pipeline.resources import per_attempt
+from localbo.pipeline.resources import scheduled
 from localbo.pipeline.settings import load_settings
 
 # every problem of the config at once, one line each (schema and semantic checks)
 SETTINGS = load_settings(
     config, Path(workflow.basedir) / "config/schemas/config.schema.yaml"
 )
+# each compute rule's cost model: its resources (`scheduled`) and the forecast (plan.py)
+COSTS = SETTINGS.job_costs()
 # Each rules file appends its figures and tables: `rule all` needs no hand-kept list.
 FINAL_TARGETS = []
 

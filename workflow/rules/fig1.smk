@@ -21,8 +21,7 @@ rule fig1_path:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(500),
-        runtime=per_attempt(10),
+        **scheduled(COSTS["fig1_path"]),
     params:
         settings=FIG1.path_params,
     script:
@@ -43,8 +42,7 @@ rule fig1_run:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(FIG1.mem_mb),
-        runtime=per_attempt(FIG1.runtime),
+        **scheduled(COSTS["fig1_run"]),
     params:
         settings=FIG1.run_params,
     script:

@@ -14,8 +14,7 @@ rule error_function:
         "../../envs/localbo.yaml"
     threads: FIG2.threads
     resources:
-        mem_mb=per_attempt(FIG2.mem_mb),
-        runtime=per_attempt(FIG2.runtime),
+        **scheduled(COSTS["error_function"]),
     params:
         settings=FIG2.params,
     script:

@@ -16,8 +16,7 @@ rule fig3_path:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(1000),
-        runtime=per_attempt(10),
+        **scheduled(COSTS["fig3_path"]),
     params:
         settings=FIG3.model_params,
     script:
@@ -37,8 +36,7 @@ rule restart_chunk:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(1000),
-        runtime=per_attempt(FIG3.runtime),
+        **scheduled(COSTS["restart_chunk"]),
     params:
         settings=FIG3.chunk_params,
     script:

@@ -21,8 +21,7 @@ rule gradient_estimate:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(500),
-        runtime=per_attempt(10),
+        **scheduled(COSTS["gradient_estimate"]),
     params:
         settings=GE.params,
     script:

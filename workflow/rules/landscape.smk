@@ -22,8 +22,7 @@ rule landscape_run:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(LANDSCAPE.mem_mb),
-        runtime=per_attempt(LANDSCAPE.runtime),
+        **scheduled(COSTS["landscape_run"]),
     params:
         settings=LANDSCAPE.run_params,
     script:

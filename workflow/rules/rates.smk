@@ -24,8 +24,7 @@ rule rates_smoothness:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(1000),
-        runtime=per_attempt(RATES.smoothness_runtime),
+        **scheduled(COSTS["rates_smoothness"]),
     params:
         settings=RATES.smoothness_params,
     script:
@@ -47,8 +46,7 @@ rule rates_run:
         "../../envs/localbo.yaml"
     threads: 1
     resources:
-        mem_mb=per_attempt(1500),
-        runtime=per_attempt(RATES.run_runtime),
+        **scheduled(COSTS["rates_run"]),
     params:
         settings=RATES.run_params,
     script:

@@ -13,8 +13,7 @@ use rule error_function as rbf_error_function with:
         "benchmarks/rbf_error_function/d{d}_b{b}_sigma{sigma}.tsv"
     threads: RBF_ERROR.threads
     resources:
-        mem_mb=per_attempt(RBF_ERROR.mem_mb),
-        runtime=per_attempt(RBF_ERROR.runtime),
+        **scheduled(COSTS["rbf_error_function"]),
     params:
         settings=RBF_ERROR.params,
 

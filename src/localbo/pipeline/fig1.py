@@ -13,8 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from localbo.local_bo import LocalBO, LocalBOSettings
-from localbo.optimizers import Cost, Optimizer, optimizer_class
+from localbo.optimizers import Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import (
     ConfigError,
     as_config,
@@ -53,6 +54,9 @@ class MethodJobs:
 
 
 JOB_KEYS = tuple(MethodJobs.__dataclass_fields__)
+
+# CPU seconds to draw and save one sample path (M = 4096, d <= 50)
+PATH_DRAW_SECONDS = 0.3
 
 # The columns of Fig. 1's table (results/fig1/local_solutions.csv) common to every method, in
 # order; each method's other scalars follow in name order. A run is (method, d, sigma, path).
@@ -325,18 +329,20 @@ class Fig1Jobs:
         """Each method's name in the figure."""
         return {name: m.optimizer.label for name, m in self.settings.methods.methods.items()}
 
-    def _job(self, wildcards: Any) -> tuple[int, int, Cost]:
-        """(d, paths in the job, cost of one run) of one job."""
+    def path_mb(self, d: int) -> float:
+        """Memory of one sample path in d: M x (d + 2) floats."""
+        return self.settings.num_features * (d + 2) * 8 / 2**20
+
+    def path_cost(self, wildcards: Any) -> JobCost:
+        """One path drawn and saved: M (d + 2) normal and uniform draws, well under a second."""
+        d = int(wildcards.d)
+        return START_UP + JobCost(PATH_DRAW_SECONDS, START_UP.mem_mb + 2 * self.path_mb(d))
+
+    def run_cost(self, wildcards: Any) -> JobCost:
+        """The job's runs one after the other, each at the method's own cost model
+        (`Optimizer.cost`), beside the chunk's paths."""
         d, name = int(wildcards.d), wildcards.method
         paths = len(self.chunks(name)[int(wildcards.chunk)])
-        return d, paths, self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
-
-    def mem_mb(self, wildcards: Any) -> int:
-        """Paths of the chunk (M x d floats each) plus the method's own memory."""
-        d, paths, cost = self._job(wildcards)
-        return 500 + paths * self.settings.num_features * (d + 2) * 8 // 2**20 + cost.mem_mb
-
-    def runtime(self, wildcards: Any) -> int:
-        """Minutes per job from the method's cost model, times 3 for a busy node, plus 5."""
-        _, paths, cost = self._job(wildcards)
-        return int(5 + 3 * paths * cost.seconds / 60)
+        run = self.settings.method(name).optimizer.cost(d, self.settings.budget_of(name))
+        memory = START_UP.mem_mb + paths * self.path_mb(d) + run.mem_mb
+        return START_UP + JobCost(paths * run.seconds, memory)

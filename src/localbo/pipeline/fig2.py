@@ -17,6 +17,7 @@ import numpy as np
 
 from localbo.error_function import PAPER_BOUND_LEMMAS, ErrorFunctionSettings
 from localbo.pipeline.files import sigma_label
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config, kernel_params, more_than
 
 
@@ -135,6 +136,10 @@ def estimates_by_panel(
     ]
 
 
+# The share of its iteration cap an L-BFGS restart over a design takes on average
+ITERATIONS_USED = 1.0
+
+
 def eval_seconds(b: int) -> float:
     """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
     to bench/bench_error_function.py: 3 ms at b = 500, 90 ms at b = 2000, 7.7 s at b = 1e4;
@@ -172,18 +177,12 @@ class Fig2Jobs:
     def threads(self, wildcards: Any) -> int:
         return self.settings.blas_threads(int(wildcards.b))
 
-    @staticmethod
-    def mem_mb(wildcards: Any) -> int:
-        """Two b x b float64 matrices plus 500 MB, 2.1 GB at b = 1e4, against the peak of one
-        evaluation, K (b x b) plus the slope matrix's upper blocks: 1.22 GB measured at b = 1e4
-        (bench/README.md), about 1.5 b x b matrices."""
-        b = int(wildcards.b)
-        return 500 + 2 * 8 * b * b // 2**20
-
-    def runtime(self, wildcards: Any) -> int:
-        """Minutes: restarts x (iterations + 10) evaluations at the measured cost, times 2 for a
-        busy node, plus 5 minutes of start-up."""
+    def cost(self, wildcards: Any) -> JobCost:
+        """`ITERATIONS_USED` of the restarts' iteration caps (plus 10 evaluations each) at the
+        measured cost of an evaluation; the peak of one evaluation, K (b x b) and the slope
+        matrix's upper blocks, about 1.5 b x b matrices (1.22 GB measured at b = 1e4)."""
         b = int(wildcards.b)
         estimate = self.settings.estimate_at(b)
-        evaluations = estimate.restarts * (estimate.max_iterations + 10)
-        return int(5 + 2 * evaluations * eval_seconds(b) / 60)
+        iterations = ITERATIONS_USED * estimate.max_iterations + 10
+        seconds = estimate.restarts * iterations * eval_seconds(b)
+        return START_UP + JobCost(seconds, START_UP.mem_mb + 1.5 * 8 * b * b / 2**20)

@@ -12,7 +12,13 @@ from typing import Any
 
 from localbo.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config, knobs, more_than
+
+# CPU seconds of the d = 100 path with its design, and of one noiseless local-BO run on it at
+# Fig. 1's default budget and features
+PATH_SECONDS = 2.0
+RUN_SECONDS = 0.05
 
 
 @dataclass(frozen=True)
@@ -103,13 +109,20 @@ class Fig3Jobs:
             "orderings": s.orderings,
         }
 
-    def runtime(self, wildcards: Any) -> int:
-        """Minutes: the paper-scale run measured 0.05 s of CPU per noiseless run at d = 100 with
-        Fig. 1's default budget and features (5000, 4096; its 40 restart_chunk jobs of 250 runs,
-        0.13 CPU-hours, figures/paper/provenance.json); 1 s per run is reserved for a busy
-        node, scaled linearly in d, the budget and the features (the runs' steps grow with the
-        budget, each path evaluation is O(M d)), plus 5."""
+    def path_mb(self) -> float:
+        """The d = 100 path and its translated-design tables (M x d floats each)."""
+        return 3 * self.fig1.path_mb(self.settings.d)
+
+    def path_cost(self, wildcards: Any = None) -> JobCost:
+        """The path drawn and the design optimized once."""
+        return START_UP + JobCost(PATH_SECONDS, START_UP.mem_mb + self.path_mb())
+
+    def chunk_cost(self, wildcards: Any) -> JobCost:
+        """`RUN_SECONDS` per noiseless run at d = 100 with Fig. 1's default budget and features
+        (5000, 4096), scaled linearly in d, the budget and the features (the runs' steps grow
+        with the budget, each path evaluation is O(M d))."""
         measured = Fig1Settings()
         scale = (self.settings.d / 100) * (self.budget / measured.budget)
         scale *= self.fig1.settings.num_features / measured.num_features
-        return int(5 + self.settings.chunk_size * scale / 60)
+        seconds = self.settings.chunk_size * RUN_SECONDS * scale
+        return START_UP + JobCost(seconds, START_UP.mem_mb + self.path_mb())

@@ -20,7 +20,11 @@ from localbo.gradient_estimation import (
     run_case,
 )
 from localbo.hyperparameters import FitSettings
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config, build, build_each
+
+# CPU seconds of one case: its design and its fit (a few points in one or two dimensions)
+CASE_SECONDS = 0.5
 
 # A case's ML-II fit: the section's `fit` (ours) or `paper_fit` (the paper code's procedure).
 FITS = ("default", "paper")
@@ -148,6 +152,11 @@ class GradientEstimationJobs:
             "fit": as_config(s.fit if case.fit == "default" else s.paper_fit),
             "case": as_config(case),
         }
+
+    @staticmethod
+    def cost(wildcards: Any = None) -> JobCost:
+        """A design of a few points and an ML-II fit to them: well under a second."""
+        return START_UP + JobCost(CASE_SECONDS, START_UP.mem_mb)
 
 
 def run_job(params: dict[str, Any]) -> tuple[Design, np.ndarray, GradientEstimate]:

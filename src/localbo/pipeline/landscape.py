@@ -19,6 +19,7 @@ from localbo.exact_gradient import ExactGradient, ExactGradientSettings
 from localbo.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.files import path_chunks, sigma_label
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config
 
 # The Fig. 1 runs each job reads, all at sigma = 0.
@@ -169,13 +170,9 @@ class LandscapeJobs:
         per_call = 2e-4 + 1e-9 * self.fig1.settings.num_features * d
         return (self.settings.starts + 1) * calls * per_call
 
-    def runtime(self, wildcards: Any) -> int:
-        """Minutes per job: its paths' seconds, times 3 for a busy node, plus 5."""
-        paths = len(self.chunks()[int(wildcards.chunk)])
-        return int(5 + 3 * paths * self.seconds_per_path(int(wildcards.d)) / 60)
-
-    def mem_mb(self, wildcards: Any) -> int:
-        """One path (M x (d + 2) floats) at a time, its R starts and minima, plus Python."""
-        d, s = int(wildcards.d), self.settings
-        floats = self.fig1.settings.num_features * (d + 2) + 2 * s.starts * d
-        return 500 + floats * 8 // 2**20
+    def cost(self, wildcards: Any) -> JobCost:
+        """Its paths one after the other; one path (M x (d + 2) floats) at a time in memory, with
+        its R starts and minima."""
+        d, paths = int(wildcards.d), len(self.chunks()[int(wildcards.chunk)])
+        memory = self.fig1.path_mb(d) + 2 * self.settings.starts * d * 8 / 2**20
+        return START_UP + JobCost(paths * self.seconds_per_path(d), START_UP.mem_mb + memory)

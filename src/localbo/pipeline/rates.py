@@ -15,11 +15,18 @@ from typing import Any
 
 import numpy as np
 
-from localbo.convergence import NOISELESS_SCHEDULE
-from localbo.local_bo import BATCH_SCHEDULES, NOISY_KNOBS, STEP_RULES, LocalBOSettings
+from localbo.convergence import NOISELESS_SCHEDULE, schedule_settings
+from localbo.local_bo import (
+    BATCH_SCHEDULES,
+    NOISY_KNOBS,
+    STEP_RULES,
+    LocalBOSettings,
+    batch_size,
+)
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.fig2 import log_grid
 from localbo.pipeline.files import sigma_label
+from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config, knobs
 
 # The local-BO knobs a rates run does not take from Fig. 1: those it sets itself, the schedule's
@@ -27,6 +34,12 @@ from localbo.pipeline.sections import as_config, knobs
 # (scripts/rates_run.py), and bfgs_gtol, which its driver (`run_noisy`, at every sigma) never reads.
 SET_BY_RATES = (*NOISY_KNOBS, "data_window", "bfgs_gtol")
 TAKEN_FROM_FIG1 = tuple(f.name for f in fields(LocalBOSettings) if f.name not in SET_BY_RATES)
+
+# CPU seconds of a run's iteration (a gradient estimate and a step) and of an evaluation per
+# dimension (M = 4096 features), and of 1e4 Hessians at d = 5 (L of a path), one core
+STEP_SECONDS = 2e-4
+EVALUATION_SECONDS = 1e-6
+HESSIAN_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -90,6 +103,23 @@ class RatesSettings:
         ]
 
 
+def iterations(schedule: str, d: int, budget: int) -> int:
+    """The iterations of Algorithm 1 a budget of evaluations pays for: b_1 + ... + b_T <= budget
+    (the rates' schedules: `NOISELESS_SCHEDULE` is b_t = d + 1).
+
+    Example:
+        >>> iterations("d_t", 2, 20), iterations(NOISELESS_SCHEDULE, 1, 100)
+        (4, 50)
+    """
+    settings = schedule_settings(schedule, d, LocalBOSettings())
+    spent = steps = 0
+    while True:
+        b = batch_size(settings.schedule, d, steps + 1, settings.batch_factor)
+        if spent + b > budget:
+            return steps
+        spent, steps = spent + b, steps + 1
+
+
 def evaluation_grid(low: float, high: float, per_decade: int) -> np.ndarray:
     """Evaluation counts from low to high, about per_decade per decade (`log_grid`), at which
     the running minimum is kept.
@@ -143,20 +173,21 @@ class RatesJobs:
             "local_bo": knobs(self.fig1.settings.local_bo_settings(), TAKEN_FROM_FIG1),
         }
 
-    def run_runtime(self, wildcards: Any) -> int:
-        """Minutes: twice the measured CPU per path and 1e5 evaluations, plus 5 minutes.
+    def run_cost(self, wildcards: Any) -> JobCost:
+        """Per path `STEP_SECONDS` an iteration (a gradient estimate and a step; the schedule
+        sets how many the budget pays for) and `EVALUATION_SECONDS` per evaluation and
+        dimension (the path's M features); one path and its trace in memory."""
+        d, schedule = int(wildcards.d), wildcards.schedule
+        budget = self.settings.budget
+        steps = iterations(schedule, d, budget)
+        per_path = STEP_SECONDS * steps + EVALUATION_SECONDS * budget * d
+        memory = self.fig1.path_mb(d) + 8 * budget * (d + 4) / 2**20
+        return START_UP + JobCost(self.settings.num_paths * per_path, START_UP.mem_mb + memory)
 
-        The paper-scale run's d = 1 runs with b_t <= 2 (the most iterations) took 10-25 s a path,
-        its 30 jobs 68 s each on average (figures/paper/provenance.json); on three paths of each
-        job of config/config.yaml (one core, beside two other jobs) at most 20 s a path, at d = 1
-        with b_t = d and sigma = 0.1.
-        """
-        per_path = 25.0 * self.settings.budget / 1e5
-        seconds = 2 * per_path * self.settings.num_paths
-        return int(5 + math.ceil(seconds / 60))
-
-    def smoothness_runtime(self, wildcards: Any) -> int:
-        """Minutes: about 2 s per 1e4 Hessians at d = 5 with M = 4096 (one core), d^2 growth."""
-        d = int(wildcards.d)
-        per_path = 2.0 * self.settings.smoothness_points / 1e4 * max(1.0, (d / 5) ** 2)
-        return int(5 + math.ceil(2 * self.settings.num_paths * per_path / 60))
+    def smoothness_cost(self, wildcards: Any) -> JobCost:
+        """`HESSIAN_SECONDS` per 1e4 Hessians at d = 5 with M = 4096 (one core), growing with d^2;
+        one path and the points' Hessians (d x d each) at a time."""
+        d, s = int(wildcards.d), self.settings
+        per_path = HESSIAN_SECONDS * s.smoothness_points / 1e4 * max(1.0, (d / 5) ** 2)
+        memory = self.fig1.path_mb(d) + 8 * s.smoothness_points * (d * d + d) / 2**20
+        return START_UP + JobCost(s.num_paths * per_path, START_UP.mem_mb + memory)

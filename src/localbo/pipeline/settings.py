@@ -25,6 +25,7 @@ from localbo.pipeline.gradient_estimation import (
 from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
+from localbo.pipeline.resources import CostModel
 from localbo.pipeline.schema import schema_errors
 from localbo.pipeline.sections import ConfigError, as_config, build_all
 
@@ -75,6 +76,26 @@ class PipelineSettings:
 
     def gradient_estimation_jobs(self) -> GradientEstimationJobs:
         return GradientEstimationJobs(self.seed, self.gradient_estimation)
+
+    def job_costs(self) -> dict[str, CostModel]:
+        """The cost model of every compute rule, by rule name: what its jobs are expected to
+        cost (the forecast, `localbo.pipeline.plan`) and, padded, what they ask a scheduler for
+        (`localbo.pipeline.resources.scheduled`). The table and plot rules have none: they
+        take `PLOT_START_UP` and the profile's default resources."""
+        fig1, fig2, fig3 = self.fig1_jobs(), self.fig2_jobs(), self.fig3_jobs()
+        rates, landscape = self.rates_jobs(), self.landscape_jobs()
+        return {
+            "fig1_path": fig1.path_cost,
+            "fig1_run": fig1.run_cost,
+            "error_function": fig2.cost,
+            "fig3_path": fig3.path_cost,
+            "restart_chunk": fig3.chunk_cost,
+            "gradient_estimate": self.gradient_estimation_jobs().cost,
+            "rates_smoothness": rates.smoothness_cost,
+            "rates_run": rates.run_cost,
+            "landscape_run": landscape.cost,
+            "rbf_error_function": self.rbf_error_jobs().cost,
+        }
 
 
 def merged_config(configs: list[Path]) -> dict[str, Any]:
