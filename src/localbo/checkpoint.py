@@ -1,8 +1,8 @@
 """The state of a long run, kept now and then, so that a run killed part way resumes from it.
 
 A GP-UCB run at the paper's budget takes up to an hour of CPU (d = 10), longer than a cluster's
-short queue or a working session may give it; `FinishedRuns` keeps whole runs only, so a job
-killed near a run's end lost all of it. A resumable optimizer (`Optimizer.resumable`) given a
+short queue may give it; `FinishedRuns` keeps whole runs only, so a job killed near a run's end
+would lose all of it. A resumable optimizer (`Optimizer.resumable`) given a
 `Checkpoint` saves its state every `every` seconds of CPU, between two of its steps, and starts a
 run from the last state saved, if any. The state is a dict of arrays the optimizer alone reads;
 it must hold everything the rest of the run depends on (the random streams' states included), so

@@ -77,8 +77,8 @@ class GPUCBSettings:
         local_samples: candidates around the incumbent scored per step.
         local_scale: their standard deviation, relative to the box width.
         restarts: best candidates refined by L-BFGS-B.
-        refine_iterations: L-BFGS-B iteration cap per refinement (15 since issue 10's test at
-            the paper's budget found it no worse than 50 at half the CPU: config/config.yaml).
+        refine_iterations: L-BFGS-B iteration cap per refinement (15 end no worse than 50 at
+            the paper's budget, at about half the CPU: bench/against_gallery.py).
         min_noise_var: nugget added to sigma^2.
     """
 
@@ -138,7 +138,7 @@ def minimize_lcb(
     """The next point: best of the scored candidates after L-BFGS-B refinement of the top few.
 
     `acquisition` computes the lcb (`values`, and value and gradient by a call); the equality
-    checks pass the implementation before issue 10's speedups (tests/unit/gp_ucb_oracle.py).
+    checks pass the plain implementation without the exact shortcuts (tests/unit/gp_ucb_oracle.py).
     """
     C = candidates(box, incumbent, rng, settings)
     lcb = acquisition(gp, sqrt_beta)
@@ -204,9 +204,9 @@ def gp_ucb(
             (the objective, streams, GP and trace as they were), so the run ends as if never
             stopped.
         kept_inverse: keep K^{-1} beside the factor (`GP(keep_precision=True)`); False computes
-            every K^{-1} k(X, x) by the factor's two solves, as before issue 10's kept inverse
-            (the same choices to rounding: `bench/gp_ucb_kept_inverse.py`); None keeps it below
-            d = `KEPT_INVERSE_BELOW_D`, where it pays. A run taken up from a checkpoint keeps it
+            every K^{-1} k(X, x) by the factor's two solves (the same choices to rounding:
+            `bench/gp_ucb_kept_inverse.py`); None keeps it below d = `KEPT_INVERSE_BELOW_D`,
+            where it pays. A run taken up from a checkpoint keeps it
             as the state it takes up did.
 
     Returns:

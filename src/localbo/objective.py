@@ -207,7 +207,7 @@ class Trace:
     f and the seconds since the trace began (the slow methods' long runs are not silent until
     they end); nothing of it enters the trace. The wall and CPU seconds since the trace began go on
     across a checkpoint (`state`, `from_state`): a run taken up from one counts its earlier
-    sittings too (not the work a killed sitting did after its last state).
+    attempts too (not the work a killed attempt did after its last state).
     """
 
     evaluations: list[int] = field(default_factory=list)

@@ -107,3 +107,24 @@ def test_conda_env_matches_pyproject_dependencies():
     conda = {normalize(d) for d in env["dependencies"] if isinstance(d, str)} - {"python", "pip"}
     assert conda == wanted
     assert any(isinstance(d, dict) and "-e .." in d.get("pip", []) for d in env["dependencies"])
+
+
+# what the story of the work looks like: an issue or a gallery part by its number, a sitting
+HISTORY = re.compile(r"\bissues? #?\d+|\bparts? \d+\b|\bsittings?\b", re.I)
+
+
+def test_no_history_in_code_config_or_docs():
+    """The code, config and docs say what is; which issue asked for a change, which gallery
+    part or sitting measured what, is for CHANGELOG.md and git's log."""
+    folders = ("src", "config", "workflow", "scripts", "docs")
+    files = [p for f in folders for p in sorted((REPO / f).rglob("*")) if p.is_file()]
+    files.append(REPO / "README.md")
+    found = [
+        f"{path.relative_to(REPO)}:{number}: {line.strip()}"
+        for path in files
+        if path.suffix in (".py", ".smk", ".yaml", ".md", ".rst", ".csv")
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if HISTORY.search(line)
+    ]
+    assert not found, "\n".join(found)
+    assert HISTORY.search("as issue 10's test found") and HISTORY.search("gallery parts 24")

@@ -1,4 +1,4 @@
-# Landscape or algorithm? (issue 12; the paper's open question 1). On Fig. 1's own paths, one job
+# Landscape or algorithm? (the paper's open question 1). On Fig. 1's own paths, one job
 # per (d, chunk of paths): the population of local minima from uniform starts and local BO's step
 # rule with the exact gradient, beside Fig. 1's own local BO (sigma = 0) and exact_gradient runs
 # (their files, not rerun); the tables, and the figure.

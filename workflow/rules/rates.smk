@@ -1,4 +1,4 @@
-# Empirical convergence rates (issue 12; paper Corollaries 1 and 2): Algorithm 1 with step 1 / L
+# Empirical convergence rates (paper Corollaries 1 and 2): Algorithm 1 with step 1 / L
 # on Fig. 1's own paths, one job per (d, sigma, schedule, step rule) over all paths, a table of
 # fitted slopes beside the theory's exponents, and the figure.
 from functools import partial

@@ -1,4 +1,4 @@
-# The RBF error function against Lemma 3 (issue 12): Fig. 2's estimate with the unit RBF kernel,
+# The RBF error function against Lemma 3: Fig. 2's estimate with the unit RBF kernel,
 # a table of the Lambert-W bound and its O(sigma d m^-1/2) form over the estimate, and the figure.
 RBF_ERROR = SETTINGS.rbf_error_jobs()
 

@@ -36,7 +36,7 @@ class MethodJobs:
         dims: the dimensions of fig1.dims run for this method (None: all of them); a slow
             method can be left out where it is unaffordable, or run in parts, d by d.
         path_range: (first, stop): the paths first, ..., stop - 1 of fig1.num_paths run for
-            this method (None: all), so a cell too dear for one sitting is run in parts, paths
+            this method (None: all), so a cell too dear for one go is run in parts, paths
             by paths; both fall on job boundaries (multiples of paths_per_job, or stop =
             num_paths), so a job's file holds the same paths in every part.
         paths_per_job: sample paths run one after the other in one job (default: the class's

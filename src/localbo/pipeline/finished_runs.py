@@ -1,20 +1,19 @@
 """Runs of a job kept as they finish, so that a job killed part way resumes where it stopped.
 
-A Fig. 1 job runs a chunk of sample paths one after the other; at paper scale one chunk takes up
-to an hour (TuRBO-1 and MPD at d = 50), and a job that dies, by a cluster's time limit, a node
-failure or a session's end, used to lose every run it had finished. Now each finished run is
-written at once, atomically, to a directory beside the job's outputs, with a fingerprint of all
-its result depends on: the job's parameters, the run's name, the bytes of its input files (the
-sample path, and a plug-in method's source), the source of the `localbo` package and the versions
-of Python, numpy and scipy. Snakemake deletes a killed job's outputs but not this directory; the
-rerun takes each run whose fingerprint matches and runs the others (an unreadable file, from a
-crash mid-write, counts as absent), and the directory goes once the outputs are written. A run
-made with other parameters, inputs, code or libraries never matches, so the outputs are those of
-the job run whole, the runs being deterministic in their streams (tested: every array and every
-summary field but the run's wall seconds, which are the attempt's that made it). A resumable
-method's run in progress keeps its state there too, every few minutes (`localbo.checkpoint`),
-under the same fingerprint, so a rerun takes up even the run the kill interrupted.
-"""
+A Fig. 1 job runs a chunk of sample paths one after the other; at paper scale one chunk takes up to
+an hour (TuRBO-1 and MPD at d = 50), and a job may die by a cluster's time limit, a node failure or
+a machine's shutdown. So each finished run is written at once, atomically, to a directory beside the
+job's outputs, with a fingerprint of all its result depends on: the job's parameters, the run's
+name, the bytes of its input files (the sample path, and a plug-in method's source), the source of
+the `localbo` package and the versions of Python, numpy and scipy. Snakemake deletes a killed job's
+outputs but not this directory; the rerun takes each run whose fingerprint matches and runs the
+others (an unreadable file, from a crash mid-write, counts as absent), and the directory goes once
+the outputs are written. A run made with other parameters, inputs, code or libraries never matches,
+so the outputs are those of the job run whole, the runs being deterministic in their streams
+(tested: every array and every summary field but the run's wall seconds, which are the attempt's
+that made it). A resumable method's run in progress keeps its state there too, every few minutes
+(`localbo.checkpoint`), under the same fingerprint, so a rerun takes up even the run the kill
+interrupted."""
 
 from __future__ import annotations
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.metadata
 import math
 import platform
 import re
@@ -60,6 +61,7 @@ from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import merged_config
 from localbo.plotting import save_figure
 
+LOCK = Path("envs/requirements-lock.txt")  # in the repository: the pinned environment
 # a rule is defined in one workflow/rules/<figure>.smk file; its CPU-hours count for that figure
 RULE_DEFINITION = re.compile(r"^(?:rule (\w+):|use rule \w+ as (\w+))", re.MULTILINE)
 
@@ -114,6 +116,19 @@ def software() -> dict[str, str]:
     }
 
 
+def packages(lock: Path) -> dict[str, Any]:
+    """The installed version of every package the lock file pins, and whether each is the
+    pinned one (`as_locked`): the environment beyond `software`'s few."""
+    pinned = dict(line.split("==", 1) for line in lock.read_text().splitlines() if "==" in line)
+    installed = {}
+    for name in pinned:
+        try:
+            installed[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            installed[name] = None
+    return {"versions": installed, "as_locked": installed == pinned}
+
+
 def same_software(a: dict[str, str] | None, b: dict[str, str] | None) -> bool:
     """Whether two `software` records name the same versions; the BLAS libraries in any order
     (records made before they were sorted list them as they loaded). A missing record is no
@@ -146,6 +161,7 @@ def provenance(
         "config_sha256": config_sha256(configs.values()),
         "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "software": software(),
+        "packages": packages(repo / LOCK),
         "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),
         "cpu_hours_per_rule": rules,
     }

@@ -1,4 +1,4 @@
-"""Landscape or algorithm? (issue 12, the paper's open question 1): config section and jobs.
+"""Landscape or algorithm? (the paper's open question 1): config section and jobs.
 
 On Fig. 1's own sample paths (the same files, not redrawn) and beside Fig. 1's own runs (read,
 not rerun), each job takes one d and a chunk of paths and computes, per path, the population of

@@ -37,7 +37,7 @@ class PlannedJob:
     Attributes:
         rule: its rule. row: the forecast row it counts in ("fig2", "fig1 gp_ucb", ...).
         cost: its expected CPU seconds and peak memory. threads: the threads it runs on.
-        after: the indices of the jobs it waits for.
+        after: the indices of the jobs it waits for. log: its log file, if it has one.
     """
 
     rule: str
@@ -45,6 +45,7 @@ class PlannedJob:
     cost: JobCost
     threads: int = 1
     after: tuple[int, ...] = ()
+    log: str | None = None
 
 
 @dataclass
@@ -177,10 +178,12 @@ def _topological(jobs: Sequence[PlannedJob], children: dict[int, list[int]]) -> 
     return order
 
 
-def planned_jobs(configfiles: Sequence[Path], directory: Path) -> list[PlannedJob]:
-    """The jobs `snakemake --configfile CONFIGFILES` would run in `directory` now, with their
-    costs (Snakemake's DAG, built as a dry run does; nothing is run or written but Snakemake's
-    own metadata folder)."""
+def planned_jobs(
+    configfiles: Sequence[Path], directory: Path, everything: bool = False
+) -> list[PlannedJob]:
+    """The jobs `snakemake --configfile CONFIGFILES` would run in `directory` now (with
+    `everything`, every job of the DAG, finished or not), with their costs (Snakemake's DAG,
+    built as a dry run does; nothing is run or written but Snakemake's metadata folder)."""
     from snakemake.api import SnakemakeApi
     from snakemake.settings.types import (
         ConfigSettings,
@@ -199,7 +202,7 @@ def planned_jobs(configfiles: Sequence[Path], directory: Path) -> list[PlannedJo
         )
         workflow_api.dag(DAGSettings())
         workflow = workflow_api._workflow  # the DAG's jobs have no public accessor
-        workflow._prepare_dag(forceall=False, ignore_incomplete=True, lock_warn_only=True)
+        workflow._prepare_dag(forceall=everything, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
         dag, costs = workflow.dag, workflow.globals["COSTS"]
         jobs = [job for job in dag.needrun_jobs() if job.rule.name != "all"]
@@ -211,6 +214,7 @@ def planned_jobs(configfiles: Sequence[Path], directory: Path) -> list[PlannedJo
                 costs[job.rule.name](job.wildcards) if job.rule.name in costs else PLOT_START_UP,
                 int(job.threads),
                 tuple(index[d] for d in dag.dependencies[job] if d in index),
+                str(job.log[0]) if job.log else None,
             )
             for job in jobs
         ]

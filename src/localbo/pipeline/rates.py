@@ -1,4 +1,4 @@
-"""Empirical convergence rates (issue 12, paper Corollaries 1 and 2): config section and jobs.
+"""Empirical convergence rates (paper Corollaries 1 and 2): config section and jobs.
 
 Algorithm 1 from x = 0 with step 1 / L on Fig. 1's own sample paths (the same files: kernel,
 features and seed streams are Fig. 1's, so the paths need no redrawing), one job per (d, sigma,

@@ -1,4 +1,4 @@
-"""The RBF error function against Lemma 3 (issue 12): its config section and jobs.
+"""The RBF error function against Lemma 3: its config section and jobs.
 
 Fig. 2's machinery with the unit RBF kernel, the kernel of Lemma 3 and of the paper's Fig. 1 and
 3 paths: the same two panels, the same L-BFGS estimate (the `fig2` section's grids and knobs,
