@@ -18,7 +18,7 @@ include: "workflow/rules/common.smk"
 
 # Every figure is one rules file: adding workflow/rules/<figure>.smk adds the figure.
 for rules_file in sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk")):
-    if rules_file.name != "common.smk":
+    if not included(rules_file.name):
 
         include: rules_file
 

@@ -1,5 +1,6 @@
-"""Per-iteration time of GP-UCB: `localbo.gp_ucb` against its implementation before issue 10's
-speedups (the oracle, tests/unit/gp_ucb_oracle.py) and against BoTorch's standard loop, same work.
+"""Per-iteration time of GP-UCB: `localbo.methods.gp_ucb` against its implementation before issue
+10's speedups (the oracle, tests/unit/gp_ucb_oracle.py) and against BoTorch's standard loop, same
+work.
 
 Both start from the same n uniform points in [-5, 5]^d observed on one RBF sample path (noise
 variance `--noise-var`), known hyperparameters (RBF, unit lengthscale and outputscale, zero mean),
@@ -46,9 +47,9 @@ from threadpoolctl import threadpool_limits
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCB, GPUCBSettings, minimize_lcb
 from localbo.io import load_json, save_json
 from localbo.kernels import RBF
+from localbo.methods.gp_ucb import GPUCB, GPUCBSettings, minimize_lcb
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
 from localbo.sample_paths import FourierSamplePath

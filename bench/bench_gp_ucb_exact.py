@@ -30,9 +30,9 @@ from full_run import bench_path, one_core, timed_paper_run  # bench/, the script
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
-from localbo.gp_ucb import GPUCB, GPUCBSettings
 from localbo.io import save_json
 from localbo.kernels import RBF
+from localbo.methods.gp_ucb import GPUCB, GPUCBSettings
 from localbo.objective import Box, NoisyObjective
 from localbo.seeding import rng_for
 from tests.unit.gp_ucb_oracle import oracle_gp_ucb, replay

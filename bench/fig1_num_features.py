@@ -16,7 +16,7 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF
-from localbo.local_bo import LocalBOSettings, noiseless_design, run_noiseless_local_bo
+from localbo.methods.local_bo import LocalBOSettings, noiseless_design, run_noiseless_local_bo
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 

@@ -54,9 +54,9 @@ import scipy.optimize
 from full_run import append_row, bench_path, one_core, paper_run
 from scipy.optimize._lbfgsb import setulb
 
-import localbo.gp_ucb
-import localbo.mpd
-import localbo.turbo
+import localbo.methods.gp_ucb
+import localbo.methods.mpd
+import localbo.methods.turbo
 from localbo.gram import cross_kernel
 from localbo.kernels import RBF
 from localbo.linalg import cho_solve, solve_lower
@@ -141,7 +141,7 @@ def turbo_rows_floor(d: int) -> dict:
     cost anything (the prior's values at the candidates, this run's draws, per feature)."""
     seconds = {"draws": 0.0, "rows": 0.0, "update": 0.0, "candidates": 0.0}
     entries, draws = [0], [0]
-    draw = timed(localbo.turbo.thompson_values, seconds, "draws")
+    draw = timed(localbo.methods.turbo.thompson_values, seconds, "draws")
 
     def timed_draw(gp, C, rng, num_features):
         values = draw(gp, C, rng, num_features)
@@ -156,13 +156,13 @@ def turbo_rows_floor(d: int) -> dict:
         draws[0] += 1
         return values
 
-    candidates = timed(localbo.turbo.region_candidates, seconds, "candidates")
+    candidates = timed(localbo.methods.turbo.region_candidates, seconds, "candidates")
     method = optimizer_class("turbo")()
     settings = method.settings
     start = time.process_time()
     with (
-        patch.object(localbo.turbo, "thompson_values", timed_draw),
-        patch.object(localbo.turbo, "region_candidates", candidates),
+        patch.object(localbo.methods.turbo, "thompson_values", timed_draw),
+        patch.object(localbo.methods.turbo, "region_candidates", candidates),
     ):
         paper_run(method, bench_path(d), BUDGET)
     run_s = time.process_time() - start
@@ -300,7 +300,7 @@ def mpd_floor(d: int, budget: int) -> dict:
     (`window_row_and_solve_seconds`) and the acquisition's measured time per evaluation."""
     if not same_iterations(d):
         raise RuntimeError("the bare L-BFGS-B loop does not follow scipy's minimize")
-    counts, inside, _ = counted_run(localbo.mpd, "mpd", d, budget)
+    counts, inside, _ = counted_run(localbo.methods.mpd, "mpd", d, budget)
     least = window_row_and_solve_seconds(d)
     scale = BUDGET / budget
     row = {"part": "mpd", "d": d, "counted_budget": budget}
@@ -323,7 +323,7 @@ def mpd_floor(d: int, budget: int) -> dict:
 
 def gp_ucb_floor(d: int, budget: int) -> dict:
     """One triangular solve per refinement evaluation of a whole GP-UCB run at d."""
-    counts, _, result = counted_run(localbo.gp_ucb, "gp_ucb", d, budget)
+    counts, _, result = counted_run(localbo.methods.gp_ucb, "gp_ucb", d, budget)
     restarts = optimizer_class("gp_ucb")().settings.restarts
     if len(counts) != restarts * (budget - 1):  # one call per restart at every step but the first
         raise RuntimeError(f"{len(counts)} refinements in {budget - 1} steps of {restarts}")

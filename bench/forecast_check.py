@@ -8,6 +8,10 @@ forecast / measured over the same jobs. Prints a table and appends one JSON line
 --out, with the date, the commit and the config files.
 
     python bench/forecast_check.py RUN_DIR --configfile OVERRIDE.yaml
+
+`forecast_check.yaml` beside this script is the run the committed results come from: every
+figure at paper scale and one path per d of the slow Fig. 1 methods (its comment has the
+commands).
 """
 
 from __future__ import annotations

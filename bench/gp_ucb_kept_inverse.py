@@ -30,9 +30,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # full_run's path and 
 from full_run import append_row, bench_path, one_core
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, gp_ucb, minimize_lcb
 from localbo.kernels import RBF
-from localbo.lower_confidence_bound import LowerConfidenceBound
+from localbo.methods.gp_ucb import GPUCBSettings, gp_ucb, minimize_lcb
+from localbo.methods.gp_ucb.lower_confidence_bound import LowerConfidenceBound
 from localbo.objective import Box, NoisyObjective
 from localbo.seeding import rng_for
 

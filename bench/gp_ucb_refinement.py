@@ -21,7 +21,7 @@ import numpy as np
 from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
 
-import localbo.gp_ucb as gp_ucb_module
+import localbo.methods.gp_ucb as gp_ucb_module
 from localbo.optimizers import optimizer_class
 
 

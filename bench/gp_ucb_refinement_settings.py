@@ -30,10 +30,10 @@ import yaml
 from full_run import append_row, one_core  # bench/, the script's folder
 from scipy.optimize import minimize
 
-import localbo.gp_ucb as gp_ucb_module
+import localbo.methods.gp_ucb as gp_ucb_module
 from localbo.gp import GP
 from localbo.kernels import make_kernel
-from localbo.lower_confidence_bound import LowerConfidenceBound
+from localbo.methods.gp_ucb.lower_confidence_bound import LowerConfidenceBound
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
 from localbo.pipeline.fig1_job import path_stream, run_streams
@@ -50,7 +50,7 @@ def refinement_setting(text: str) -> tuple[int, int, int]:
 
 
 def locally_refined(local_points: int, minimize_counted):
-    """A `minimize` for `localbo.gp_ucb.minimize_lcb` that refines a start on the GP of its
+    """A `minimize` for `localbo.methods.gp_ucb.minimize_lcb` that refines a start on the GP of its
     `local_points` data points of largest covariance and reports the refined point's exact lcb
     as its value (so `minimize_lcb` keeps it only where that beats the best so far)."""
 

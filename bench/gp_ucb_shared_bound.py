@@ -29,13 +29,13 @@ from full_run import (  # bench/, the script's folder
     timed_paper_run,
 )
 
-import localbo.lower_confidence_bound
+import localbo.methods.gp_ucb.lower_confidence_bound
 from localbo.optimizers import optimizer_class
 
 
 def counted_run(d: int, budget: int, tighten_above: int) -> dict:
     """One whole run with the given `TIGHTEN_ABOVE`; its CPU, solved columns and points."""
-    LCB = localbo.lower_confidence_bound.LowerConfidenceBound
+    LCB = localbo.methods.gp_ucb.lower_confidence_bound.LowerConfidenceBound
     solve, shared = LCB._solve, LCB._shared_variance_bound
     counts = {"columns": 0, "shared_bounds": 0}
 
@@ -48,7 +48,9 @@ def counted_run(d: int, budget: int, tighten_above: int) -> dict:
         return shared(self, Kc)
 
     with (
-        mock.patch.object(localbo.lower_confidence_bound, "TIGHTEN_ABOVE", tighten_above),
+        mock.patch.object(
+            localbo.methods.gp_ucb.lower_confidence_bound, "TIGHTEN_ABOVE", tighten_above
+        ),
         mock.patch.object(LCB, "_solve", counting_solve),
         mock.patch.object(LCB, "_shared_variance_bound", counting_shared),
     ):
@@ -67,7 +69,9 @@ def main() -> None:
     for d in args.dims:
         nearest = counted_run(d, args.budget, tighten_above=args.budget * 512)  # never formed
         library = counted_run(
-            d, args.budget, tighten_above=localbo.lower_confidence_bound.TIGHTEN_ABOVE
+            d,
+            args.budget,
+            tighten_above=localbo.methods.gp_ucb.lower_confidence_bound.TIGHTEN_ABOVE,
         )
         differing = np.flatnonzero(np.any(nearest["X"] != library["X"], axis=1))
         steps = args.budget - 1

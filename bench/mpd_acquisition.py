@@ -27,7 +27,7 @@ from full_run import append_row, bench_path, one_core, paper_run  # bench/, the 
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
-import localbo.mpd as mpd_module
+import localbo.methods.mpd as mpd_module
 from localbo.optimizers import optimizer_class
 from tests.unit.mpd_oracle import DenseDownhillQuadratic
 

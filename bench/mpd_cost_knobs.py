@@ -18,7 +18,7 @@ from full_run import (  # bench/, the script's folder
     timed_paper_run,
 )
 
-from localbo.mpd import MPD, MPDSettings
+from localbo.methods.mpd import MPD, MPDSettings
 
 CHANGES = {"restarts": 10, "window_factor": 10, "raw_samples": 256}
 

@@ -1,6 +1,6 @@
 """MPD's acquisition optimization: our separate restarts against the reference's joint one.
 
-Ours (`localbo.mpd.sample_point`): the best `restarts` of `raw_samples` uniform points, each
+Ours (`localbo.methods.mpd.sample_point`): the best `restarts` of `raw_samples` uniform points, each
 refined by its own L-BFGS-B. The reference (kayween/local-bo-mpd through botorch 0.6.3.1
 `optimize_acqf`, options nonnegative and batch_limit 5) picks the starts by Boltzmann sampling
 (`initialize_q_batch_nonneg`: weights exp(alpha / max alpha - 1), the best raw point always in)
@@ -29,9 +29,9 @@ import numpy as np
 from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
 from scipy.optimize import minimize
 
-import localbo.mpd as mpd_module
+import localbo.methods.mpd as mpd_module
 from localbo.linalg import cho_solve
-from localbo.mpd import DownhillQuadratic
+from localbo.methods.mpd import DownhillQuadratic
 from localbo.optimizers import optimizer_class
 from localbo.seeding import rng_for
 

@@ -18,8 +18,8 @@ import time
 import numpy as np
 from threadpoolctl import threadpool_limits
 
-from localbo.gp_ucb import GPUCB
 from localbo.kernels import RBF
+from localbo.methods.gp_ucb import GPUCB
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
 from localbo.sample_paths import FourierSamplePath

@@ -28,7 +28,7 @@ from full_run import (  # bench/, the script's folder
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
-import localbo.turbo
+import localbo.methods.turbo
 from localbo.objective import NoisyObjective
 from localbo.optimizers import optimizer_class
 from tests.unit import turbo_oracle
@@ -43,10 +43,10 @@ def recorded_run(d: int, budget: int, oracle: bool) -> tuple[np.ndarray, float, 
         points.append(np.atleast_2d(X).copy())
         return evaluate(objective, X)
 
-    draw = turbo_oracle.thompson_values if oracle else localbo.turbo.thompson_values
+    draw = turbo_oracle.thompson_values if oracle else localbo.methods.turbo.thompson_values
     with (
         mock.patch.object(NoisyObjective, "__call__", recording),
-        mock.patch.object(localbo.turbo, "thompson_values", draw),
+        mock.patch.object(localbo.methods.turbo, "thompson_values", draw),
     ):
         result, cpu = timed_paper_run(optimizer_class("turbo")(), bench_path(d), budget)
     return np.vstack(points), result.value, cpu

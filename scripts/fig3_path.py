@@ -4,7 +4,7 @@
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo.local_bo import LocalBOSettings, noiseless_design
+    from localbo.methods.local_bo import LocalBOSettings, noiseless_design
     from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for

@@ -12,7 +12,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     from localbo.designs import Design
     from localbo.io import save_npz
-    from localbo.local_bo import LocalBOSettings, run_noiseless_local_bo
+    from localbo.methods.local_bo import LocalBOSettings, run_noiseless_local_bo
     from localbo.objective import Box
     from localbo.pipeline.sections import build, kernel_of
     from localbo.sample_paths import FourierSamplePath

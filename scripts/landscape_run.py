@@ -17,8 +17,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
     from localbo import landscape as ls
-    from localbo.exact_gradient import ExactGradientSettings, on_boundary
     from localbo.io import load_json, load_npz, save_json, save_npz
+    from localbo.methods.exact_gradient import ExactGradientSettings, on_boundary
     from localbo.objective import Box
     from localbo.pipeline.landscape import EXACT_BFGS, FIG1_METHODS, fig1_input
     from localbo.pipeline.sections import build

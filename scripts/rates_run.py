@@ -15,7 +15,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo import convergence as cv
     from localbo.io import load_json, save_json, save_npz
     from localbo.landscape import outside_box
-    from localbo.local_bo import DesignCache, LocalBOSettings, batch_size
+    from localbo.methods.local_bo import DesignCache, LocalBOSettings, batch_size
     from localbo.objective import Box
     from localbo.pipeline.rates import evaluation_grid
     from localbo.pipeline.sections import build, kernel_of

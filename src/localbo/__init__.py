@@ -15,12 +15,19 @@ Optimization" (Wu, Kim, Garnett and Gardner, NeurIPS 2023). Modules follow the m
 - `gradient_estimation`: (sub)gradient estimates of non-smooth functions (Figs. 4, 5);
 - `objective`: the noisy, budget-counting black box, results and traces of optimizers;
 - `optimizers`: the plug-in base of every optimizer and the registry keyed by name;
-- `local_bo`: Algorithm 1 / GIBO (BFGS on GP gradients for sigma = 0, projected steps else);
-- `gp_ucb`, `random_search`: the global baselines of Fig. 1;
+- `methods`: the optimizers of Fig. 1, a module each (local BO, GP-UCB, TuRBO-1, MPD, random
+  search, the exact-gradient search);
+- `precision`, `blas`: the kept inverse of an exact GP and the BLAS calls it needs (GP-UCB);
+- `convergence`, `smoothness`, `landscape`: the analyses of the figures beyond the paper;
 - `restarts`: the best value after k restarts (Fig. 3);
 - `seeding`, `io`, `plotting`: named random streams, atomic outputs, figure style.
 
 `localbo.pipeline` holds everything that knows the pipeline's config; nothing above reads one.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import version
+
+from localbo import moved
+
+__version__ = version("localbo")  # pyproject.toml's
+moved.install()  # the module paths of 0.1.0 that moved (`localbo.moved`) import for one version

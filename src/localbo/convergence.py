@@ -22,7 +22,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from localbo.kernels import Kernel
-from localbo.local_bo import DesignCache, LocalBOSettings, run_noisy
+from localbo.methods.local_bo import DesignCache, LocalBOSettings, run_noisy
 from localbo.objective import Box, NoisyObjective, Trace
 from localbo.sample_paths import FourierSamplePath
 

@@ -3,7 +3,7 @@
 A design Z of b points around x is scored by alpha_trace(x, Z | D) (eq. 2 of the paper), the trace
 of the posterior covariance of grad f(x) after observing Z. Three users share the code here:
 
-* local BO (`localbo.local_bo`) picks a design around every iterate;
+* local BO (`localbo.methods.local_bo`) picks a design around every iterate;
 * the error function (`localbo.error_function`) is the least trace any design of b points buys;
 * gradient estimation of non-smooth functions (`localbo.gradient_estimation`) designs n queries.
 

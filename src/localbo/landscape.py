@@ -3,7 +3,7 @@
 The paper's open question 1 (section 7): is local BO's solution good because of the landscape
 (every local minimum of a GP sample path is good) or because of the algorithm? On one path:
 
-- `local_minima`: exact-gradient L-BFGS-B (`localbo.exact_gradient.minimize_in_box`) from R
+- `local_minima`: exact-gradient L-BFGS-B (`localbo.methods.exact_gradient.minimize_in_box`) from R
   uniform starts in the box. Each start lands in one basin, so the R minima are a sample of the
   path's local minima weighted by the volume of their basins of attraction (under L-BFGS-B).
 - `exact_bfgs_descent`: local BO's step rule at sigma = 0 (scipy BFGS, unconstrained, local BO's
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from localbo.exact_gradient import ExactGradientSettings, minimize_in_box, on_boundary
-from localbo.local_bo.noiseless import best_point_bfgs
+from localbo.methods.exact_gradient import ExactGradientSettings, minimize_in_box, on_boundary
+from localbo.methods.local_bo.noiseless import best_point_bfgs
 from localbo.objective import Box, BudgetExhausted
 from localbo.sample_paths import FourierSamplePath
 
@@ -107,8 +107,8 @@ def exact_bfgs_descent(
 ) -> Descent:
     """Local BO's sigma = 0 step rule with the exact gradient: scipy BFGS, unconstrained.
 
-    `localbo.local_bo.noiseless.best_point_bfgs`, local BO's own driver (BFGS with gtol, the best
-    evaluated point returned), stopped after the gradient calls local BO's budget pays for.
+    `localbo.methods.local_bo.noiseless.best_point_bfgs`, local BO's own driver (BFGS with gtol, the
+    best evaluated point returned), stopped after the gradient calls local BO's budget pays for.
 
     Args:
         path: the sample path. x0: (d,) start.

@@ -7,8 +7,8 @@ turn into `runtime` and `mem_mb`, the fewest evaluations a run needs (`min_budge
 config check enforces), the settings a run at a noise level reads (`settings_read`: a job's params
 hold only those), and the noise levels and paths per job Fig. 1 runs it with unless its
 config section says otherwise. `@register` puts the class in the registry;
-`optimizer_class(name)` finds it, importing `localbo.<name>` (or the module the caller names)
-first, so the pipeline needs no list of methods:
+`optimizer_class(name)` finds it, importing `localbo.methods.<name>` (or the module the caller
+names) first, so the pipeline needs no list of methods:
 
     @register
     class StayAtStart(Optimizer):
@@ -34,6 +34,7 @@ import numpy as np
 
 from localbo.checkpoint import Checkpoint
 from localbo.kernels import Kernel
+from localbo.moved import current_name
 from localbo.objective import Box, NoisyObjective, OptimizationResult
 from localbo.sample_paths import FourierSamplePath
 
@@ -74,6 +75,11 @@ class Optimizer(ABC):
     # True for a method whose `minimize` takes a `checkpoint` (`localbo.checkpoint`): it keeps
     # its state there now and then and takes up a state found there
     resumable: ClassVar[bool] = False
+    # False for a method whose run does not evaluate x0 (and so may return a point worse than it)
+    evaluates_start: ClassVar[bool] = True
+    # settings its `Settings` refuses, each a few knobs whose first is named by the ValueError:
+    # the contract tests check every one (tests/unit/test_optimizers.py)
+    invalid_settings: ClassVar[tuple[dict[str, Any], ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -175,13 +181,14 @@ def optimizer_class(name: str, module: str | None = None) -> type[Optimizer]:
     Args:
         name: the registered name (a Fig. 1 method's config key).
         module: the module that registers it, imported first if the name is not registered yet
-            (default: `localbo.<name>`); when given, the registered class must come from it.
+            (default: `localbo.methods.<name>`); when given, the registered class must come from it.
 
     Raises:
         ValueError: no such module, the module registers no optimizer of that name, or the
             name is registered by another module.
     """
-    where = module or f"localbo.{name}"
+    module = current_name(module) if module is not None else None
+    where = module or f"localbo.methods.{name}"
     if name not in _REGISTRY:
         try:
             importlib.import_module(where)

@@ -1,8 +1,8 @@
 """The precision matrix P = (K + sigma^2 I)^{-1} of an exact GP, kept beside its Cholesky factor.
 
 A GP-UCB refinement asks for K^{-1} k(X, x) at every point its L-BFGS-B evaluates, dozens per
-step (the gradient of the posterior variance; `localbo.lower_confidence_bound`; the counts are
-in the README, "What the paper scale costs"). Through the factor that is two triangular
+step (the gradient of the posterior variance; `localbo.methods.gp_ucb.lower_confidence_bound`;
+`bench/floors.py` counts them). Through the factor that is two triangular
 solves, two passes over the n x n triangle; through P it is one symmetric product, one pass
 (`bench/gp_ucb_kept_inverse.py` times both on the same steps). P grows by bordering
 when a point joins: with b = P k, k = k(X, x_new), and the new pivot c of the factor (the Schur

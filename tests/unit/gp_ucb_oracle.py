@@ -15,9 +15,9 @@ import numpy as np
 from scipy.linalg.blas import dtrsm
 
 from localbo.gp import GP
-from localbo.gp_ucb import GPUCBSettings, keeps_inverse, minimize_lcb
 from localbo.kernels import Kernel
 from localbo.linalg import cholesky
+from localbo.methods.gp_ucb import GPUCBSettings, keeps_inverse, minimize_lcb
 from localbo.objective import Box, NoisyObjective
 
 
@@ -76,8 +76,8 @@ def dense_lcb_value_and_gradient(x: np.ndarray, gp, sqrt_beta: float):
 
 
 class DenseLCB:
-    """The acquisition before the speedups, for `localbo.gp_ucb.minimize_lcb`: every candidate
-    solved, every evaluation a full `cho_solve`."""
+    """The acquisition before the speedups, for `localbo.methods.gp_ucb.minimize_lcb`: every
+    candidate solved, every evaluation a full `cho_solve`."""
 
     def __init__(self, gp, sqrt_beta: float) -> None:
         self.gp, self.sqrt_beta = gp, sqrt_beta

@@ -1,9 +1,9 @@
 """MPD's acquisition as it was before its O(n d) rewrite, kept whole as the oracle of the
 equality checks: per evaluation two solves with the window's factor and two with Sigma's, the
 (d, d) Jacobian of c formed in full (an (n, d) x (n, d) product), and the raw samples scored one
-by one. The implementation of `localbo.mpd.DownhillQuadratic` at 5c6f058, frozen here; passed to
-`localbo.mpd.sample_point` as its `acquisition_type`, it is the sampler of that commit.
-`tests/unit/test_mpd.py` and `bench/mpd_acquisition.py` run it beside the library's.
+by one. The implementation of `localbo.methods.mpd.DownhillQuadratic` at 5c6f058, frozen here;
+passed to `localbo.methods.mpd.sample_point` as its `acquisition_type`, it is the sampler of that
+commit. `tests/unit/test_mpd.py` and `bench/mpd_acquisition.py` run it beside the library's.
 """
 
 import numpy as np
@@ -13,7 +13,7 @@ from localbo.linalg import cho_solve, cholesky
 
 
 class DenseDownhillQuadratic:
-    """alpha(z) of one iteration at x and its gradient, as `localbo.mpd.DownhillQuadratic`
+    """alpha(z) of one iteration at x and its gradient, as `localbo.methods.mpd.DownhillQuadratic`
     computed them at 5c6f058."""
 
     def __init__(self, gp: GP, x: np.ndarray, mean: np.ndarray) -> None:

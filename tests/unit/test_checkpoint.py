@@ -10,8 +10,8 @@ import pytest
 import localbo.pipeline.fig1_job as fig1_job
 from localbo.checkpoint import Checkpoint, generator_state, restore_generator
 from localbo.gp import GP
-from localbo.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb
 from localbo.kernels import RBF
+from localbo.methods.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb
 from localbo.objective import Box, NoisyObjective, Trace, without_times
 from localbo.pipeline.finished_runs import FinishedRuns
 from localbo.sample_paths import FourierSamplePath
@@ -173,7 +173,7 @@ def test_a_killed_gp_ucb_job_takes_up_its_run_where_its_checkpoint_left_it(
     assert [p.name for p in finished.directory.iterdir()] == ["p0.partial.npz"]
 
     monkeypatch.undo()
-    with caplog.at_level(logging.INFO, logger="localbo.gp_ucb"):
+    with caplog.at_level(logging.INFO, logger="localbo.methods.gp_ucb"):
         resumed = fig1_job.run_chunk("gp_ucb", 2, 0.0, params, files, finished, LOG)
     assert "taken up from a checkpoint at 21 evaluations" in caplog.text
     assert [p.name for p in finished.directory.iterdir()] == ["p0.npz"]  # the state is gone

@@ -8,7 +8,7 @@ import pytest
 
 from localbo import convergence as cv
 from localbo.kernels import RBF
-from localbo.local_bo import BATCH_SCHEDULES, DesignCache, LocalBOSettings, batch_size
+from localbo.methods.local_bo import BATCH_SCHEDULES, DesignCache, LocalBOSettings, batch_size
 from localbo.objective import Box
 from localbo.pipeline.rates import SET_BY_RATES, evaluation_grid
 from localbo.sample_paths import FourierSamplePath

@@ -14,7 +14,7 @@ from localbo.designs import (
     single_points,
 )
 from localbo.kernels import RBF, Matern52
-from localbo.local_bo import DesignCache, LocalBOSettings
+from localbo.methods.local_bo import DesignCache, LocalBOSettings
 from localbo.seeding import rng_for
 
 

@@ -119,7 +119,7 @@ def test_the_readme_is_a_manual_of_about_200_lines():
 
 
 def test_the_checks_catch_a_missing_name():
-    assert resolves("localbo.gp_ucb.GPUCBSettings")
-    assert not resolves("localbo.gp_ucb.no_such_name")
+    assert resolves("localbo.methods.gp_ucb.GPUCBSettings")
+    assert not resolves("localbo.methods.gp_ucb.no_such_name")
     assert not resolves("localbo.no_such_module")
     assert is_placeholder("figures/*.pdf") and not is_placeholder("bench/full_run.py")

@@ -4,14 +4,14 @@ one evaluation per call, and its box helpers (projected gradient, boundary flag)
 import numpy as np
 import pytest
 
-from localbo.exact_gradient import (
+from localbo.kernels import RBF
+from localbo.methods.exact_gradient import (
     BOUNDARY_TOL,
     ExactGradient,
     ExactGradientSettings,
     on_boundary,
     projected_gradient,
 )
-from localbo.kernels import RBF
 from localbo.objective import Box
 from localbo.optimizers import optimizer_class, run_on_path
 from localbo.sample_paths import FourierSamplePath

@@ -6,10 +6,14 @@ import numpy as np
 import pytest
 
 from localbo.gp import GP
-from localbo.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb, srinivas_beta
 from localbo.kernels import RBF, Matern52
 from localbo.linalg import cholesky
-from localbo.lower_confidence_bound import LowerConfidenceBound, at_prior_variance, spread_points
+from localbo.methods.gp_ucb import KEPT_INVERSE_BELOW_D, GPUCBSettings, gp_ucb, srinivas_beta
+from localbo.methods.gp_ucb.lower_confidence_bound import (
+    LowerConfidenceBound,
+    at_prior_variance,
+    spread_points,
+)
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
@@ -228,7 +232,7 @@ def test_the_nearest_points_bound_is_the_variance_given_those_points(kernel):
     eps_M on the prior variance too). The bound lies above it and within its widening (1e-9
     relative, eps_M, and 1e-8 relative for rounding): pinned, so a wrong lengthscale or
     outputscale anywhere in it shows even where the bound still holds."""
-    import localbo.lower_confidence_bound as module
+    import localbo.methods.gp_ucb.lower_confidence_bound as module
 
     gp, rng = _gp_like_gp_ucb(3, 120, 54, kernel)
     C = np.vstack([Box(-5, 5, 3).uniform(20, rng), 0.3 * rng.standard_normal((20, 3))])
@@ -248,7 +252,7 @@ def test_the_shared_bound_leaves_the_best_candidates_and_solves_fewer(monkeypatc
     """At d = 1, around a cluster at the minimum: with the shared bound the pruned scores keep
     the dense scores' `keep` best candidates (to the variance's rounding) and solve under half
     the columns the nearest-points bound alone solves."""
-    import localbo.lower_confidence_bound as module
+    import localbo.methods.gp_ucb.lower_confidence_bound as module
 
     gp, centre = _clustered_gp_in_1d(61)
     rng = rng_for(62, "clustered-candidates")

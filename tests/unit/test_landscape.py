@@ -4,7 +4,6 @@ minima, the exact BFGS descent keeps local BO's call budget, and the percentile'
 import numpy as np
 import pytest
 
-from localbo.exact_gradient import ExactGradientSettings, on_boundary, projected_gradient
 from localbo.kernels import RBF
 from localbo.landscape import (
     TIE_TOL,
@@ -13,6 +12,7 @@ from localbo.landscape import (
     outside_box,
     percentile,
 )
+from localbo.methods.exact_gradient import ExactGradientSettings, on_boundary, projected_gradient
 from localbo.objective import Box
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for

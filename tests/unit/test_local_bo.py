@@ -11,7 +11,7 @@ from localbo.acquisition import gradient_trace
 from localbo.designs import optimal_design
 from localbo.gp import GP
 from localbo.kernels import RBF
-from localbo.local_bo import (
+from localbo.methods.local_bo import (
     DesignCache,
     LocalBOSettings,
     batch_size,
@@ -21,8 +21,8 @@ from localbo.local_bo import (
     run_noiseless_local_bo,
     run_noisy,
 )
-from localbo.local_bo import noisy as local_bo_noisy
-from localbo.local_bo.gradients import observe_gradient
+from localbo.methods.local_bo import noisy as local_bo_noisy
+from localbo.methods.local_bo.gradients import observe_gradient
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for

@@ -10,7 +10,7 @@ import pytest
 
 from localbo.gp import GP
 from localbo.kernels import RBF, Matern52
-from localbo.mpd import (
+from localbo.methods.mpd import (
     MPD,
     DownhillQuadratic,
     MPDSettings,
@@ -109,7 +109,7 @@ def test_a_replayed_run_chooses_the_oracles_points_but_at_near_ties(monkeypatch)
         outcomes.append((np.abs(point - other).max(), abs(best - second) / abs(best)))
         return point
 
-    monkeypatch.setattr("localbo.mpd.sample_point", both)
+    monkeypatch.setattr("localbo.methods.mpd.sample_point", both)
     path = FourierSamplePath.draw(RBF(), 3, 256, rng_for(76, "mpd-replay-path"))
     mpd(NoisyObjective(path, 0.0, 150), RBF(), np.zeros(3), Box(-5, 5, 3), rng_for(76))
     distances, gaps = np.array(outcomes).T
@@ -177,7 +177,9 @@ def test_a_move_that_cycles_ends_where_walking_every_sub_step_ends(max_substeps,
     settings = MPDSettings(max_substeps=max_substeps)
     box, x = Box(-1, 1, 1), np.array([0.333])
     calls = []
-    monkeypatch.setattr("localbo.mpd.descent", lambda m, c: calls.append(1) or descent(m, c))
+    monkeypatch.setattr(
+        "localbo.methods.mpd.descent", lambda m, c: calls.append(1) or descent(m, c)
+    )
     end = move(gp, x, box, settings)
     monkeypatch.undo()
     walked = _walked(gp, x, box, settings)

@@ -1,15 +1,13 @@
 """The optimizer plug-ins: one contract every registered method meets (budget, reproducible,
 converges on a quadratic), the registry, and a throwaway plug-in written in a few lines."""
 
-import importlib
-import pkgutil
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
-import localbo
 from localbo.kernels import RBF
+from localbo.methods import builtin
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import (
     Cost,
@@ -17,7 +15,6 @@ from localbo.optimizers import (
     Optimizer,
     optimizer_class,
     register,
-    registered,
     run_on_path,
 )
 from localbo.pipeline.fig1 import method_from_config
@@ -26,17 +23,7 @@ from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.quadratic import Quadratic
 
-
-def built_in() -> list[str]:
-    """Every optimizer the localbo package registers (each of its modules imported once)."""
-    for module in pkgutil.walk_packages(localbo.__path__, "localbo."):
-        importlib.import_module(module.name)
-    return sorted(
-        name for name, cls in registered().items() if cls.__module__.startswith("localbo.")
-    )
-
-
-BUILT_IN = built_in()
+BUILT_IN = sorted(builtin())
 # smaller acquisition searches, so the contract runs in seconds
 KNOBS = {"gp_ucb": {"raw_samples": 32, "local_samples": 32, "restarts": 1}}
 
@@ -93,31 +80,22 @@ def test_at_budget_zero_every_method_returns_its_start_with_a_trace(path, name):
     assert arrays["iterates"].shape[1] == 3 and all(len(a) >= 1 for a in arrays.values())
 
 
-# knobs out of their range for each built-in method (the error names the first): the library
-# called directly refuses them as the config schema does, not later with an unrelated error
-BAD_KNOBS = {
-    "exact_gradient": [{"gtol": 0.0}],
-    "gp_ucb": [{"delta": 20.0}, {"restarts": 0}, {"raw_samples": 0}],
-    "local_bo": [{"step_size": -0.25}, {"batch_factor": 0.0}, {"min_noise_var": -1e-10}],
-    # NaN compares false with any bound: refused
-    "mpd": [{"restarts": 0}, {"min_noise_var": float("nan")}],
-    "random_search": [{"chunk": 0}],
-    "turbo": [{"candidates": 0}, {"improvement": float("nan")}],
-}
-
-
-def test_every_method_has_a_bad_knob_case():
-    assert sorted(BAD_KNOBS) == BUILT_IN
+def test_every_method_with_settings_ships_a_bad_knob_case():
+    """Each method's class lists settings its `Settings` refuses (`invalid_settings`)."""
+    for name, cls in builtin().items():
+        assert cls.Settings is NoSettings or cls.invalid_settings, name
 
 
 @pytest.mark.parametrize(
-    ("name", "knobs"), [(name, knobs) for name, cases in BAD_KNOBS.items() for knobs in cases]
+    ("name", "knobs"),
+    [(name, knobs) for name, cls in builtin().items() for knobs in cls.invalid_settings],
 )
 def test_a_knob_out_of_range_is_refused_by_the_settings(name, knobs):
+    """The library called directly refuses it as the config does, not later with an unrelated
+    error; the message names the knob, and the pipeline reports it under its dotted key."""
     knob = next(iter(knobs))
-    with pytest.raises(ValueError, match=f"^{knob}: must be "):  # the message names the knob
+    with pytest.raises(ValueError, match=f"^{knob}: must be "):
         optimizer_class(name).Settings(**knobs)
-    # and the pipeline reports it under its dotted config key
     with pytest.raises(ConfigError, match=rf"^fig1\.methods\.{name}\.{knob}: must be "):
         method_from_config(name, knobs, f"fig1.methods.{name}")
 
@@ -157,7 +135,7 @@ def test_every_method_improves_a_quadratic_from_its_start(name):
 
 
 def test_registry_finds_the_built_in_methods_by_name():
-    assert {"local_bo", "gp_ucb", "random_search"} <= set(BUILT_IN)
+    assert BUILT_IN
     for name in BUILT_IN:
         cls = optimizer_class(name)
         assert cls.name == name and issubclass(cls, Optimizer)
@@ -171,7 +149,7 @@ def test_unknown_method_or_knob_is_an_error_naming_it():
     with pytest.raises(ValueError, match="registers no optimizer named 'nothing'"):
         optimizer_class("nothing", "localbo.kernels")
     with pytest.raises(
-        ValueError, match=r"registered by 'localbo\.gp_ucb', not 'localbo\.kernels'"
+        ValueError, match=r"registered by 'localbo\.methods\.gp_ucb', not 'localbo\.kernels'"
     ):
         optimizer_class("gp_ucb", "localbo.kernels")
 

@@ -16,7 +16,8 @@ from snakemake.utils import update_config
 from localbo.gradient_estimation import TEST_FUNCTIONS
 from localbo.hyperparameters import FIT_STARTS
 from localbo.kernels import KERNELS
-from localbo.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
+from localbo.methods import builtin
+from localbo.methods.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
 from localbo.pipeline.gradient_estimation import FITS
@@ -98,14 +99,7 @@ def test_config_yaml_is_the_settings_defaults():
     defaults = dict(leaves(split_methods(default_config())[0]))
     for key, value in leaves(written):
         assert defaults[key] == value, key
-    assert list(methods) == [
-        "local_bo",
-        "gp_ucb",
-        "turbo",
-        "mpd",
-        "random_search",
-        "exact_gradient",
-    ]
+    assert sorted(methods) == sorted(builtin())  # every built-in method, and only those
     for name, section in methods.items():
         expected = method_defaults(name)
         for key, value in section.items():
@@ -294,7 +288,7 @@ BAD_CONFIGS = {
         "fig1.methods.stay_at_start_unit.evaluate_start: expected bool",
     ),
     "module-that-does-not-register-it": (
-        "fig1:\n  methods: {my_local_bo: {module: localbo.local_bo}}\n",
+        "fig1:\n  methods: {my_local_bo: {module: localbo.methods.local_bo}}\n",
         "registers no optimizer named 'my_local_bo'",
     ),
     "every-method-null": (

@@ -9,7 +9,7 @@ from localbo.blas import symmetric_product, symmetric_rank_one_update
 from localbo.gp import GP
 from localbo.kernels import RBF
 from localbo.linalg import pack_lower, unpack_lower
-from localbo.lower_confidence_bound import LowerConfidenceBound
+from localbo.methods.gp_ucb.lower_confidence_bound import LowerConfidenceBound
 from localbo.precision import Precision
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from localbo.kernels import RBF
+from localbo.methods.random_search import RandomSearchSettings, random_search
 from localbo.objective import Box, NoisyObjective
-from localbo.random_search import RandomSearchSettings, random_search
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 

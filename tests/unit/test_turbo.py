@@ -6,13 +6,19 @@ import math
 import numpy as np
 import pytest
 
-import localbo.turbo
+import localbo.methods.turbo
 from localbo.gp import GP
 from localbo.kernels import RBF
+from localbo.methods.turbo import (
+    TrustRegion,
+    TuRBOSettings,
+    region_candidates,
+    thompson_values,
+    turbo,
+)
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
-from localbo.turbo import TrustRegion, TuRBOSettings, region_candidates, thompson_values, turbo
 from tests.unit import turbo_oracle
 from tests.unit.quadratic import Quadratic
 
@@ -151,7 +157,7 @@ def test_a_run_chooses_the_points_of_the_draw_before_its_speedups(monkeypatch, d
         return turbo(objective, RBF(), np.zeros(d), Box(-5, 5, d), rng_for(68, d)).trace.arrays()
 
     library = trace()
-    monkeypatch.setattr(localbo.turbo, "thompson_values", turbo_oracle.thompson_values)
+    monkeypatch.setattr(localbo.methods.turbo, "thompson_values", turbo_oracle.thompson_values)
     oracle = trace()
     assert library.keys() == oracle.keys()
     for name in oracle:
@@ -174,7 +180,7 @@ def test_every_thompson_draw_uses_the_configured_feature_count(monkeypatch):
         counts.append(num_features)
         return thompson_values(gp, C, rng, num_features)
 
-    monkeypatch.setattr(localbo.turbo, "thompson_values", counting)
+    monkeypatch.setattr(localbo.methods.turbo, "thompson_values", counting)
     path = FourierSamplePath.draw(RBF(), 2, 64, rng_for(69, "path"))
     objective = NoisyObjective(path, 0.0, 30)
     settings = TuRBOSettings(thompson_features=37)

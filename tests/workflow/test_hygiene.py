@@ -128,3 +128,11 @@ def test_no_history_in_code_config_or_docs():
     ]
     assert not found, "\n".join(found)
     assert HISTORY.search("as issue 10's test found") and HISTORY.search("gallery parts 24")
+
+
+def test_the_citation_names_the_version_and_licence_of_pyproject():
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    citation = yaml.safe_load((REPO / "CITATION.cff").read_text())
+    assert citation["version"] == project["version"]
+    assert citation["license"] == project["license"]["text"]
+    assert "MIT License" in (REPO / "LICENSE").read_text()

@@ -2,12 +2,13 @@
 
 import csv
 import re
+import shutil
 import subprocess
 import sys
 
 import pytest
 
-from tests.workflow.helpers import REPO, snakemake
+from tests.workflow.helpers import REPO, snakemake, snakemake_command
 
 pytestmark = pytest.mark.workflow
 
@@ -79,3 +80,28 @@ def test_snakefmt_and_ruff_are_clean():
         [sys.executable, "-m", "ruff", "check", str(REPO)], capture_output=True, text=True
     )
     assert lint.returncode == 0, lint.stdout
+
+
+def test_the_order_the_rules_files_are_included_in_does_not_matter(tmp_path):
+    """A rules file that reuses another's rules includes that file itself: with the Snakefile's
+    loop reversed, the DAG has the same jobs."""
+    copy = tmp_path / "repo"
+    copy.mkdir()
+    for part in ("Snakefile", "workflow", "config", "scripts", "envs"):
+        source = REPO / part
+        if source.is_dir():
+            shutil.copytree(source, copy / part)
+        else:
+            shutil.copy(source, copy / part)
+    snakefile = (copy / "Snakefile").read_text()
+    forward = 'sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk"))'
+    assert forward in snakefile
+    (copy / "Snakefile").write_text(snakefile.replace(forward, f"reversed({forward})"))
+
+    def jobs(snakefile_dir):
+        command = snakemake_command(tmp_path / snakefile_dir.name, "-n", "--quiet", "rules")
+        command[command.index("-s") + 1] = str(snakefile_dir / "Snakefile")
+        proc = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
+        return proc.stdout.split("Job stats:", 1)[1]
+
+    assert jobs(copy) == jobs(REPO)

@@ -9,6 +9,15 @@ SETTINGS = load_settings(
 )
 # each compute rule's cost model: its resources (`scheduled`) and the forecast (plan.py)
 COSTS = SETTINGS.job_costs()
+
+
+def included(name):
+    """Whether workflow/rules/<name> is in already (a rules file that uses another's rules
+    includes that file first, so the Snakefile's order of inclusion does not matter)."""
+    rules = Path(workflow.basedir, "workflow", "rules", name)
+    return any(Path(str(source)) == rules for source in workflow.included)
+
+
 # Each rules file appends its figures and tables: `rule all` needs no hand-kept list.
 FINAL_TARGETS = []
 

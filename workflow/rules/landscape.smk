@@ -4,6 +4,14 @@
 # (their files, not rerun); the tables, and the figure.
 from functools import partial
 
+# It reads Fig. 1's paths and runs: the rules files it uses come first, whatever the order
+# the Snakefile includes rules files in.
+for uses in ("fig1.smk",):
+    if not included(uses):
+
+        include: uses
+
+
 LANDSCAPE = SETTINGS.landscape_jobs()
 
 

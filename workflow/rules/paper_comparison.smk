@@ -2,6 +2,13 @@
 # of a figure not run at the paper's scale say so.
 from localbo.pipeline.paper_comparison import comparable_sections
 
+# It compares the figures' tables: the rules files it uses come first, whatever the order the
+# Snakefile includes rules files in.
+for uses in ("fig1.smk", "fig2.smk", "fig3.smk", "gradient_estimation.smk"):
+    if not included(uses):
+
+        include: uses
+
 
 rule paper_comparison:
     input:

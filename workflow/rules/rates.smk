@@ -3,6 +3,14 @@
 # fitted slopes beside the theory's exponents, and the figure.
 from functools import partial
 
+# It runs on Fig. 1's paths: the rules files it uses come first, whatever the order the
+# Snakefile includes rules files in.
+for uses in ("fig1.smk",):
+    if not included(uses):
+
+        include: uses
+
+
 RATES = SETTINGS.rates_jobs()
 
 

@@ -1,5 +1,15 @@
 # The RBF error function against Lemma 3: Fig. 2's estimate with the unit RBF kernel,
 # a table of the Lambert-W bound and its O(sigma d m^-1/2) form over the estimate, and the figure.
+
+
+# It reuses Fig. 2's error_function rule: the rules files it uses come first, whatever the
+# order the Snakefile includes rules files in.
+for uses in ("fig2.smk",):
+    if not included(uses):
+
+        include: uses
+
+
 RBF_ERROR = SETTINGS.rbf_error_jobs()
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from localbo.local_bo import LocalBO, LocalBOSettings
+from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.optimizers import Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.resources import START_UP, JobCost
@@ -42,7 +42,7 @@ class MethodJobs:
         paths_per_job: sample paths run one after the other in one job (default: the class's
             `default_paths_per_job`).
         budget: evaluations per run (None: fig1.budget).
-        module: the module that registers the method (None: `localbo.<name>`).
+        module: the module that registers the method (None: `localbo.methods.<name>`).
     """
 
     noise_levels: tuple[float, ...]

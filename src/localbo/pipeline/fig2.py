@@ -4,7 +4,7 @@ Panel (a) fixes d and puts b on a log grid, panel (b) fixes b and puts d on one;
 job is shared where the panels meet. Designs above `large_b` get fewer restarts and iterations
 and two BLAS threads (one b = 1e4 evaluation costs seconds, and the differencing start is already
 close; two threads pay off only there: measured 1.8x at b = 1e4, 1.1x at b = 2000, and slower
-than one thread on a busy node, bench/README.md).
+than one thread on a busy node, `bench/bench_error_function.py`).
 """
 
 from __future__ import annotations

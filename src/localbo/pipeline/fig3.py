@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from localbo.local_bo import LocalBO
+from localbo.methods.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
 from localbo.pipeline.resources import START_UP, JobCost
 from localbo.pipeline.sections import as_config, knobs, more_than

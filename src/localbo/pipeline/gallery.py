@@ -7,7 +7,7 @@ The provenance (`provenance.json`) says which commit the gallery was made at (`-
 had uncommitted changes; make it right after the run), or, with `--code`, the commit of the checkout
 the run's jobs imported `localbo` from (a part run from a pinned worktree), the SHA-256 of the
 config files it ran with, the date, and the CPU-hours of every rule from the run's `benchmarks/`
-files and logs (`localbo.pipeline.job_cpu`), so the README's cost table is read from it.
+files and logs (`localbo.pipeline.job_cpu`).
 
 A paper-scale Fig. 1 is run in parts, a few (method, d) cells at a time, each in a run directory
 of its own (a directory does not outlive a machine). With `--add`, a part's runs join the Fig. 1

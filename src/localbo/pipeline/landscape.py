@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from localbo.exact_gradient import ExactGradient, ExactGradientSettings
-from localbo.local_bo import LocalBO
+from localbo.methods.exact_gradient import ExactGradient, ExactGradientSettings
+from localbo.methods.local_bo import LocalBO
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.files import path_chunks, sigma_label
 from localbo.pipeline.resources import START_UP, JobCost

@@ -19,7 +19,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 import seaborn as sns
 
-from localbo.local_bo import LocalBO
+from localbo.methods.local_bo import LocalBO
 from localbo.plotting import set_style
 from localbo.restarts import grid_size_log10
 

@@ -22,7 +22,7 @@ import numpy as np
 from localbo.convergence import log_log_slope
 from localbo.error_function import PANEL_AXES
 from localbo.gradient_estimation import PAPER_ESTIMATES
-from localbo.local_bo import LocalBO, LocalBOSettings
+from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
@@ -168,7 +168,8 @@ CLAIMS: tuple[Claim, ...] = (
         0.1,
         "a miss is the fit's box: the best of ten starts sits on the lengthscale's lower bound "
         "0.1 (and outputscale 1e-6) with grad mu about 0, while the paper's procedure "
-        "(l1_n5_paper_fit) reaches a lower NLML at lengthscale 0.049 (README, Figs. 4 and 5)",
+        "(l1_n5_paper_fit) reaches a lower NLML at lengthscale 0.049 "
+        "(docs/figures.md, Figs. 4 and 5)",
     ),
     Claim(
         "gradient_estimation",

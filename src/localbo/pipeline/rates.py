@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from localbo.convergence import NOISELESS_SCHEDULE, schedule_settings
-from localbo.local_bo import (
+from localbo.methods.local_bo import (
     BATCH_SCHEDULES,
     NOISY_KNOBS,
     STEP_RULES,

@@ -16,8 +16,8 @@ from scipy.optimize import minimize
 
 from localbo.designs import Design, optimal_design
 from localbo.kernels import Kernel
-from localbo.local_bo.gradients import Batch, design_gradient_weights, observe_gradient
-from localbo.local_bo.settings import LocalBOSettings
+from localbo.methods.local_bo.gradients import Batch, design_gradient_weights, observe_gradient
+from localbo.methods.local_bo.settings import LocalBOSettings
 from localbo.objective import BudgetExhausted, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.sample_paths import FourierSamplePath
 

@@ -301,6 +301,8 @@ class MPD(FunctionOptimizer):
 
     name = "mpd"
     label = "MPD"
+    # NaN compares false with any bound: refused
+    invalid_settings = ({"restarts": 0}, {"min_noise_var": float("nan")})
     Settings = MPDSettings
     function = staticmethod(mpd)
     default_paths_per_job = 5

@@ -74,6 +74,8 @@ class RandomSearch(FunctionOptimizer):
     """Random search as a pipeline method (`random_search`)."""
 
     name = "random_search"
+    evaluates_start = False  # uniform points only
+    invalid_settings = ({"chunk": 0},)
     Settings = RandomSearchSettings
     function = staticmethod(random_search)
     default_paths_per_job = 50

@@ -20,15 +20,19 @@ from __future__ import annotations
 import numpy as np
 
 from localbo.kernels import Kernel
-from localbo.local_bo.gradients import (
+from localbo.methods.local_bo.gradients import (
     DesignCache,
     design_gradient_weights,
     gradient_weights,
     posterior_gradient_mean,
 )
-from localbo.local_bo.noiseless import noiseless_design, run_noiseless, run_noiseless_local_bo
-from localbo.local_bo.noisy import run_noisy
-from localbo.local_bo.settings import (
+from localbo.methods.local_bo.noiseless import (
+    noiseless_design,
+    run_noiseless,
+    run_noiseless_local_bo,
+)
+from localbo.methods.local_bo.noisy import run_noisy
+from localbo.methods.local_bo.settings import (
     BATCH_SCHEDULES,
     NOISY_KNOBS,
     STEP_RULES,
@@ -91,6 +95,7 @@ class LocalBO(FunctionOptimizer):
 
     name = "local_bo"
     label = "local BO"
+    invalid_settings = ({"step_size": -0.25}, {"batch_factor": 0.0}, {"min_noise_var": -1e-10})
     Settings = LocalBOSettings
     function = staticmethod(local_bo)
     default_noise_levels = (0.0, 0.05, 0.2)  # the paper's (section 3)

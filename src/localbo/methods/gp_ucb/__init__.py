@@ -41,7 +41,7 @@ from scipy.optimize import minimize
 from localbo.checkpoint import Checkpoint, State, generator_state, restore_generator
 from localbo.gp import GP
 from localbo.kernels import Kernel
-from localbo.lower_confidence_bound import LowerConfidenceBound
+from localbo.methods.gp_ucb.lower_confidence_bound import LowerConfidenceBound
 from localbo.objective import (
     PROGRESS_EVERY,
     Box,
@@ -56,7 +56,7 @@ from localbo.settings_checks import require
 log = logging.getLogger(__name__)
 
 # GP-UCB keeps K^{-1} below this d: whole runs with it take less CPU at d = 5 and 10 and more at
-# d = 20, 30 and 50, choosing alike (bench/README.md, `gp_ucb_kept_inverse.py`).
+# d = 20, 30 and 50, choosing alike (`bench/gp_ucb_kept_inverse.py`).
 KEPT_INVERSE_BELOW_D = 20
 
 
@@ -266,6 +266,7 @@ class GPUCB(FunctionOptimizer):
 
     name = "gp_ucb"
     label = "GP-UCB"
+    invalid_settings = ({"delta": 20.0}, {"restarts": 0}, {"raw_samples": 0})
     Settings = GPUCBSettings
     function = staticmethod(gp_ucb)
     default_paths_per_job = 1

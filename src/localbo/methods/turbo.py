@@ -271,6 +271,7 @@ class TuRBO(FunctionOptimizer):
 
     name = "turbo"
     label = "TuRBO-1"
+    invalid_settings = ({"candidates": 0}, {"improvement": float("nan")})
     Settings = TuRBOSettings
     function = staticmethod(turbo)
     default_paths_per_job = 5

@@ -5,7 +5,7 @@
 on a fixed exact GP (`localbo.gp.GP`), with G(x) = grad_x k(x, X) (d, n) and w = K^{-1} (y - m).
 Scoring a step's candidates skips what provably cannot change the result: rows that leave the
 prior's lcb to the bit, and solves of candidates a lower bound on their lcb rules out of the best
-few. `localbo.gp_ucb` runs the loop around it.
+few. `localbo.methods.gp_ucb` runs the loop around it.
 """
 
 from __future__ import annotations

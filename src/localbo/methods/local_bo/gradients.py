@@ -21,7 +21,7 @@ import numpy as np
 from localbo.designs import Design, minimize_trace, optimal_design
 from localbo.kernels import Kernel
 from localbo.linalg import cho_solve, cholesky
-from localbo.local_bo.settings import LocalBOSettings
+from localbo.methods.local_bo.settings import LocalBOSettings
 from localbo.objective import NoisyObjective
 
 

@@ -12,8 +12,8 @@ from collections import deque
 import numpy as np
 
 from localbo.kernels import Kernel
-from localbo.local_bo.gradients import Batch, DesignCache, observe_gradient
-from localbo.local_bo.settings import LocalBOSettings, batch_size
+from localbo.methods.local_bo.gradients import Batch, DesignCache, observe_gradient
+from localbo.methods.local_bo.settings import LocalBOSettings, batch_size
 from localbo.objective import Box, NoisyObjective, OptimizationResult, Trace, finish
 
 
