@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument(
         "--gallery",
         type=Path,
-        default=Path("figures/paper-partial/fig1/fig1-local_solutions.csv"),
+        default=Path("figures/gallery/fig1-local_solutions.csv"),
         help="the gallery's table, relative to the repository's root",
     )
     parser.add_argument(

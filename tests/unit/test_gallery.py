@@ -1,32 +1,50 @@
-"""The gallery: a run's PNGs and tables copied with provenance and CPU-hours per figure."""
+"""The gallery: a run's PNGs and tables copied with its record, Fig. 1's table grown by parts."""
 
+import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from localbo.gallery.__main__ import main as gallery_main
+from localbo.gallery.add import RUN_FIGURE, RUN_TABLE, add_run, figure_of_output, method_labels
+from localbo.gallery.parts import made_by, run_key
+from localbo.gallery.provenance import ModifiedTree, figure_of_rule, same_software, software
 from localbo.io import load_csv, load_json, save_json
-from localbo.pipeline.gallery import (
-    RUN_FIGURE,
-    RUN_TABLE,
-    add_to_gallery,
-    figure_of_rule,
-    make_gallery,
-    method_labels,
-    same_software,
-    software,
-)
-from localbo.pipeline.gallery import (
-    main as gallery_main,
-)
-from localbo.pipeline.gallery_parts import made_by, run_key
 from localbo.pipeline.job_cpu import RESUMED_RULE, RESUMED_SUMMARIES
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def files_of(gallery: Path) -> dict[str, bytes]:
+    return {
+        f.relative_to(gallery).as_posix(): f.read_bytes() for f in gallery.rglob("*") if f.is_file()
+    }
+
+
 HEADER = "s\th:m:s\tmax_rss\tmax_vms\tmax_uss\tmax_pss\tio_in\tio_out\tmean_load\tcpu_time\n"
 
 
-def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
+def git(code: Path, *args: str) -> str:
+    command = ["git", "-C", str(code), "-c", "user.name=t", "-c", "user.email=t@t", *args]
+    return subprocess.run(command, capture_output=True, text=True, check=True).stdout.strip()
+
+
+@pytest.fixture(scope="module")
+def code(tmp_path_factory) -> Path:
+    """A checkout with nothing uncommitted, as the code of the runs (`--code`): the tests must
+    not depend on whether this repository's tree is clean."""
+    code = tmp_path_factory.mktemp("code")
+    subprocess.run(["git", "init", "-q", str(code)], check=True)
+    git(code, "commit", "-q", "--allow-empty", "-m", "pinned")
+    return code
+
+
+def add(run: Path, gallery: Path, configs: list[Path], code: Path, **options) -> list[Path]:
+    return add_run(run, gallery, configs, REPO, code, **options)
+
+
+def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path, code):
     run = tmp_path / "run"
     (run / "figures").mkdir(parents=True)
     (run / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
@@ -51,43 +69,50 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path):
     override = tmp_path / "paper_part.yaml"
     override.write_text("seed: 1\n")
     configs = [REPO / "config" / "config.yaml", override]
-    copied = make_gallery(run, tmp_path / "gallery", configs, REPO)
-    names = sorted(p.name for p in copied)
+    copied = add(run, tmp_path / "gallery", configs, code)
+    names = sorted(p.relative_to(tmp_path / "gallery").as_posix() for p in copied)
     # PNG, CSV and the configs, not the PDF nor a temporary file
     assert names == [
-        "config-config.yaml",
-        "config-paper_part.yaml",
+        "configs/run1-config.yaml",
+        "configs/run1-paper_part.yaml",
         "fig1-local_solutions.csv",
         "fig1_local_solutions.png",
+        "provenance.json",
     ]
     provenance = load_json(tmp_path / "gallery" / "provenance.json")
-    # named in the repository, or by the copy beside the provenance: no path of this machine
-    assert provenance["configs"] == ["config/config.yaml", "config-paper_part.yaml"]
-    assert len(provenance["commit"].removesuffix("-dirty")) == 40
-    assert len(provenance["config_sha256"]) == 64
-    figures = provenance["cpu_hours_per_figure"]
+    record = provenance["runs"]["run1"]
+    # named in the repository, or by the copy: no path of this machine
+    assert record["configs"] == ["config/config.yaml", "run1-paper_part.yaml"]
+    assert record["commit"] == git(code, "rev-parse", "HEAD")
+    assert len(record["config_sha256"]) == 64
+    assert record["packages"]["versions"]["numpy"]
+    figures = record["cpu_hours_per_figure"]
     assert figures["fig1"] == pytest.approx(2.51)  # 0.5 + (1.5 + 0.5) + 0.01
     assert figures["fig2"] == pytest.approx(0.1)
     assert figures["all"] == pytest.approx(2.61)
-    assert provenance["cpu_hours_per_rule"]["fig1_run"]["jobs"] == 2
+    assert record["cpu_hours_per_rule"]["fig1_run"]["jobs"] == 2
+    assert provenance["figures"] == {
+        "fig1": {
+            "runs": ["run1"],
+            "files": ["fig1-local_solutions.csv", "fig1_local_solutions.png"],
+            "cpu_hours": pytest.approx(2.51),
+        }
+    }
+    assert provenance["cpu_hours"] == pytest.approx(2.61)
 
 
-def test_a_run_from_another_checkout_records_that_checkouts_commit(tmp_path):
-    """A part run from a pinned worktree (`--code`): the provenance names the commit its jobs ran,
-    not the one the gallery is added from."""
-    code = tmp_path / "pinned"
-    git = ["git", "-C", str(code), "-c", "user.name=t", "-c", "user.email=t@t"]
-    subprocess.run(["git", "init", "-q", str(code)], check=True)
-    subprocess.run([*git, "commit", "-q", "--allow-empty", "-m", "pinned"], check=True)
-    head = subprocess.run(
-        [*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True
-    ).stdout.strip()
-    run = tmp_path / "run"
-    (run / "figures").mkdir(parents=True)
-    make_gallery(run, tmp_path / "a", [REPO / "config" / "config.yaml"], REPO, code=code)
-    make_gallery(run, tmp_path / "b", [REPO / "config" / "config.yaml"], REPO)
-    assert load_json(tmp_path / "a" / "provenance.json")["commit"] == head
-    assert load_json(tmp_path / "b" / "provenance.json")["commit"] != head
+def test_a_run_from_a_modified_tree_is_refused(tmp_path, code):
+    """Its commit could not reproduce it: the gallery takes runs of committed code only."""
+    dirty = tmp_path / "dirty"
+    shutil.copytree(code, dirty)
+    (dirty / "tracked.txt").write_text("1\n")
+    git(dirty, "add", "tracked.txt")
+    git(dirty, "commit", "-q", "-m", "tracked")
+    (dirty / "tracked.txt").write_text("2\n")
+    run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -0.5)], 1.0)
+    with pytest.raises(ModifiedTree, match="uncommitted changes"):
+        add(run, tmp_path / "gallery", [REPO / "config" / "config.yaml"], dirty)
+    assert not (tmp_path / "gallery").exists()
 
 
 def test_every_rule_counts_for_the_rules_file_that_defines_it():
@@ -131,67 +156,66 @@ def fig1_run(
     return root
 
 
-def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_path):
+def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_path, code):
     local = [("local_bo", d, i, -0.5 * d - 0.1 * i) for d in (1, 5) for i in range(3)]
     first = fig1_run(tmp_path / "first", [*local, ("turbo", 1, 0, -1.25)], 3600.0)
     (first / "figures").mkdir()
     (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     gallery = tmp_path / "gallery"
-    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+    add(first, gallery, [REPO / "config" / "config.yaml"], code)
     before = (gallery / "fig1-local_solutions.csv").read_text().splitlines()
 
     part = tmp_path / "part.yaml"
     part.write_text("fig1:\n  methods:\n    turbo: null\n")
     second = fig1_run(tmp_path / "second", [local[4], ("gp_ucb", 5, 0, -2.0)], 1800.0)
-    add_to_gallery(second, gallery, [REPO / "config" / "config.yaml", part], REPO)
+    add(second, gallery, [REPO / "config" / "config.yaml", part], code)
     after = (gallery / "fig1-local_solutions.csv").read_text().splitlines()
     # the held rows come back unchanged (a quoted field included), the new run in table order
     assert [line for line in after if not line.startswith("gp_ucb")] == before
     assert after[1].startswith("gp_ucb,5,0.0,0,-2.0,")
     assert (gallery / "fig1_local_solutions.png").read_bytes()[:4] == b"\x89PNG"  # redrawn
     provenance = load_json(gallery / "provenance.json")
-    assert [p["runs_added"] for p in provenance["parts"][1:]] == [1]
-    assert provenance["parts"][1]["runs_reproduced"] == 1
-    assert provenance["parts"][1]["configs"] == ["config/config.yaml", "config-part2-part.yaml"]
-    assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.5)
+    second_record = provenance["runs"]["run2"]
+    assert second_record["fig1"]["runs_added"] == 1
+    assert second_record["fig1"]["runs_reproduced"] == 1
+    assert second_record["configs"] == ["config/config.yaml", "run2-part.yaml"]
+    assert provenance["figures"]["fig1"]["cpu_hours"] == pytest.approx(1.5)
 
     # with the same software a run that comes back different is refused, nothing changes
     changed = fig1_run(tmp_path / "changed", [("local_bo", 1, 2, -0.75), ("mpd", 1, 0, -1.0)], 1.0)
     with pytest.raises(ValueError, match=r"largest: local_bo d=1 sigma=0.0, value by 0.05"):
-        add_to_gallery(changed, gallery, [REPO / "config" / "config.yaml"], REPO)
+        add(changed, gallery, [REPO / "config" / "config.yaml"], code)
     again = fig1_run(tmp_path / "again", [local[0]], 1.0)
     with pytest.raises(ValueError, match="adds no run"):
-        add_to_gallery(again, gallery, [REPO / "config" / "config.yaml"], REPO)
+        add(again, gallery, [REPO / "config" / "config.yaml"], code)
     assert (gallery / "fig1-local_solutions.csv").read_text().splitlines() == after
-    snapshot = {f.name: f.read_bytes() for f in gallery.iterdir()}
+    snapshot = files_of(gallery)
     unknown = fig1_run(tmp_path / "unknown", [("no_such_method", 1, 0, -1.0)], 1.0)
     with pytest.raises(ValueError, match="no_such_method"):  # found before a file changes
-        add_to_gallery(unknown, gallery, [REPO / "config" / "config.yaml"], REPO)
-    assert {f.name: f.read_bytes() for f in gallery.iterdir()} == snapshot
-    with pytest.raises(ValueError, match="grown by parts"):  # a remake would drop part 2
-        make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+        add(unknown, gallery, [REPO / "config" / "config.yaml"], code)
+    assert files_of(gallery) == snapshot
 
     # a third part with a config of the same name and a column the others do not have
     other = tmp_path / "other" / "part.yaml"
     other.parent.mkdir()
     other.write_text("fig1:\n  methods:\n    mpd: null\n")
     third = fig1_run(tmp_path / "third", [("mpd", 1, 1, -1.0)], 360.0, extra="moves")
-    add_to_gallery(third, gallery, [other], REPO)
-    assert (gallery / "config-part2-part.yaml").read_text() == part.read_text()
-    assert (gallery / "config-part3-part.yaml").read_text() == other.read_text()
+    add(third, gallery, [other], code)
+    assert (gallery / "configs" / "run2-part.yaml").read_text() == part.read_text()
+    assert (gallery / "configs" / "run3-part.yaml").read_text() == other.read_text()
     final = load_csv(gallery / "fig1-local_solutions.csv")
     assert [row["moves"] for row in final if row["method"] == "mpd"] == ["7"]
     assert {row["moves"] for row in final if row["method"] != "mpd"} == {""}
     provenance = load_json(gallery / "provenance.json")
-    assert [p["runs_added"] for p in provenance["parts"]] == [7, 1, 1]
-    assert provenance["cpu_hours_per_figure"]["fig1"] == pytest.approx(1.6)
+    assert [r["fig1"]["runs_added"] for r in provenance["runs"].values()] == [7, 1, 1]
+    assert provenance["figures"]["fig1"]["cpu_hours"] == pytest.approx(1.6)
 
     # other software (here: a part that predates the record) rounds otherwise: the part is
     # added, the gallery keeps its rows and the part records the differences
-    del provenance["parts"][0]["software"]
+    del provenance["runs"]["run1"]["software"]
     save_json(gallery / "provenance.json", provenance)
     fourth = fig1_run(tmp_path / "fourth", [("local_bo", 1, 2, -0.75), ("mpd", 5, 0, -2.5)], 1.0)
-    add_to_gallery(fourth, gallery, [REPO / "config" / "config.yaml"], REPO)
+    add(fourth, gallery, [REPO / "config" / "config.yaml"], code)
     rows = {
         (r["method"], r["d"], r["path"]): r["value"]
         for r in load_csv(gallery / "fig1-local_solutions.csv")
@@ -199,14 +223,16 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     assert (
         rows[("local_bo", "1", "2")] == repr(-0.5 - 0.1 * 2) and rows[("mpd", "5", "0")] == "-2.5"
     )
-    last = load_json(gallery / "provenance.json")["parts"][-1]
-    assert (last["runs_added"], last["runs_reproduced"], last["runs_differing"]) == (1, 0, 1)
-    assert last["largest_value_difference"] == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
+    last = load_json(gallery / "provenance.json")["runs"]["run4"]
+    counts = (last["fig1"][key] for key in ("runs_added", "runs_reproduced", "runs_differing"))
+    assert tuple(counts) == (1, 0, 1)
+    differences = last["fig1"]["largest_value_difference"]
+    assert differences == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
     assert set(last["software"]) == {"python", "numpy", "scipy", "blas"}
 
 
 def test_a_part_that_fails_while_its_files_are_written_leaves_the_gallery_as_it_was(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, code
 ):
     """Every file is staged beside its place and renamed at the end: a failure while the configs
     are copied (after the table and figure are written) changes nothing and leaves no staged
@@ -215,20 +241,21 @@ def test_a_part_that_fails_while_its_files_are_written_leaves_the_gallery_as_it_
     (first / "figures").mkdir()
     (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     gallery = tmp_path / "gallery"
-    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
-    snapshot = {f.name: f.read_bytes() for f in gallery.iterdir()}
+    add(first, gallery, [REPO / "config" / "config.yaml"], code)
+    snapshot = files_of(gallery)
     second = fig1_run(tmp_path / "second", [("local_bo", 1, 1, -0.7)], 1800.0)
 
     def fail(*args):
         raise OSError("disk full")
 
-    monkeypatch.setattr("localbo.pipeline.gallery.shutil.copyfile", fail)
+    monkeypatch.setattr("localbo.gallery.add.shutil.copyfile", fail)
     with pytest.raises(OSError, match="disk full"):
-        add_to_gallery(second, gallery, [REPO / "config" / "config.yaml"], REPO)
-    assert {f.name: f.read_bytes() for f in gallery.iterdir()} == snapshot
+        add(second, gallery, [REPO / "config" / "config.yaml"], code)
+    assert files_of(gallery) == snapshot
     monkeypatch.undo()
-    add_to_gallery(second, gallery, [REPO / "config" / "config.yaml"], REPO)
-    assert [p["runs_added"] for p in load_json(gallery / "provenance.json")["parts"]] == [1, 1]
+    add(second, gallery, [REPO / "config" / "config.yaml"], code)
+    runs = load_json(gallery / "provenance.json")["runs"].values()
+    assert [r["fig1"]["runs_added"] for r in runs] == [1, 1]
 
 
 def test_software_records_match_whatever_order_the_blas_libraries_loaded_in():
@@ -242,14 +269,34 @@ def test_software_records_match_whatever_order_the_blas_libraries_loaded_in():
     assert not same_software(None, loaded)
 
 
-def test_only_the_fig1_table_grows_by_parts(tmp_path):
-    run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -1.0)], 1.0)
-    with pytest.raises(ValueError, match=r"no Fig\. 1 gallery to add to"):
-        add_to_gallery(run, tmp_path / "gallery", [], REPO)
-    (run / "results" / "fig2").mkdir()
-    (run / "results" / "fig2" / "error.csv").write_text("a\n1\n")
-    with pytest.raises(ValueError, match=r"fig2/error\.csv needs its own gallery"):
-        add_to_gallery(run, tmp_path / "gallery", [], REPO)
+def test_a_runs_other_figures_replace_the_gallerys(tmp_path, code):
+    """Only Fig. 1's table grows run by run; another figure's files are the last run's."""
+    gallery, configs = tmp_path / "gallery", [REPO / "config" / "config.yaml"]
+    for k, value in enumerate(("1", "2"), 1):
+        run = fig1_run(tmp_path / f"run{k}", [("local_bo", 1, k, -0.5 * k)], 1.0)
+        (run / "results" / "fig2").mkdir()
+        (run / "results" / "fig2" / "error_function.csv").write_text(f"a\n{value}\n")
+        add(run, gallery, configs, code)
+    assert (gallery / "fig2-error_function.csv").read_text() == "a\n2\n"
+    provenance = load_json(gallery / "provenance.json")
+    assert provenance["figures"]["fig2"]["runs"] == ["run2"]
+    assert provenance["figures"]["fig1"]["runs"] == ["run1", "run2"]
+    assert len(load_csv(gallery / "fig1-local_solutions.csv")) == 2
+    empty = tmp_path / "empty"
+    (empty / "results" / "other").mkdir(parents=True)
+    (empty / "results" / "other" / "x.csv").write_text("a\n1\n")
+    with pytest.raises(ValueError, match="made no figure or table"):
+        add(empty, gallery, configs, code)
+    with pytest.raises(ValueError, match=r"no Fig\. 1 runs to supersede"):
+        add(tmp_path / "run2", tmp_path / "other", configs, code, supersede=frozenset({"gp_ucb"}))
+
+
+def test_every_gallery_file_belongs_to_the_figure_whose_rules_name_it():
+    figure = figure_of_output(REPO / "workflow" / "rules")
+    assert figure[str(RUN_TABLE)] == figure[str(RUN_FIGURE)] == "fig1"
+    assert figure["figures/fig4_l1norm.png"] == "gradient_estimation"
+    assert figure["results/rbf_error/slopes.csv"] == "rbf_error"
+    assert figure["results/paper_comparison.csv"] == "paper_comparison"
 
 
 def test_panels_follow_the_configs_then_the_table():
@@ -258,7 +305,7 @@ def test_panels_follow_the_configs_then_the_table():
     assert labels["gp_ucb"] == "GP-UCB"
 
 
-def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
+def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path, code):
     local = [("local_bo", 1, i, -0.1 * i) for i in range(2)]
     first = fig1_run(
         tmp_path / "first", [*local, ("gp_ucb", 10, 0, -3.9), ("gp_ucb", 10, 1, -4.1)], 7200.0
@@ -266,22 +313,22 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
     (first / "figures").mkdir()
     (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     gallery = tmp_path / "gallery"
-    make_gallery(first, gallery, [REPO / "config" / "config.yaml"], REPO)
+    add(first, gallery, [REPO / "config" / "config.yaml"], code)
     # GP-UCB on path 0 again at other settings, path 1 the same, and a new path; local BO
     # reproduced
     rerun = [*local, ("gp_ucb", 10, 0, -4.7), ("gp_ucb", 10, 1, -4.1), ("gp_ucb", 10, 2, -4.0)]
     second = fig1_run(tmp_path / "second", rerun, 3600.0)
     configs = [REPO / "config" / "config.yaml"]
     with pytest.raises(ValueError, match=r"largest: gp_ucb d=10 sigma=0\.0, value by 0\.8"):
-        add_to_gallery(second, gallery, configs, REPO)
+        add(second, gallery, configs, code)
     changed = fig1_run(
         tmp_path / "changed", [("local_bo", 1, 0, -2.0), ("gp_ucb", 10, 3, -4.0)], 1.0
     )
     with pytest.raises(ValueError, match="largest: local_bo"):  # only the named methods
-        add_to_gallery(changed, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+        add(changed, gallery, configs, code, supersede=frozenset({"gp_ucb"}))
     with pytest.raises(ValueError, match="no runs of gp-ucb"):  # a misspelt method
-        add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp-ucb"}))
-    add_to_gallery(second, gallery, configs, REPO, supersede=frozenset({"gp_ucb"}))
+        add(second, gallery, configs, code, supersede=frozenset({"gp-ucb"}))
+    add(second, gallery, configs, code, supersede=frozenset({"gp_ucb"}))
     values = {
         (r["method"], int(r["path"])): float(r["value"])
         for r in load_csv(gallery / "fig1-local_solutions.csv")
@@ -294,19 +341,19 @@ def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path):
         ("local_bo", 1): -0.1,
     }
     provenance = load_json(gallery / "provenance.json")
-    last = provenance["parts"][-1]
+    last = provenance["runs"]["run2"]["fig1"]
     counts = ("runs_added", "runs_superseded", "runs_reproduced", "runs_differing")
     assert [last[count] for count in counts] == [1, 1, 3, 0]
-    assert last["supersede"] == ["gp_ucb"]  # which methods, for the replay (gallery_parts)
-    assert sum(part["runs_added"] for part in provenance["parts"]) == len(values)
+    assert last["supersede"] == ["gp_ucb"]  # which methods, for the replay (parts)
+    assert sum(r["fig1"]["runs_added"] for r in provenance["runs"].values()) == len(values)
     # every part's CPU counts, the replaced run's included
-    assert provenance["cpu_hours_per_figure"]["fig1"] == 3.0
+    assert provenance["figures"]["fig1"]["cpu_hours"] == 3.0
 
 
 @pytest.mark.parametrize(
     ("path_0", "counts"), [(-3.9, [0, 0, 2, 3]), (-4.7, [0, 1, 1, 2])], ids=["all", "some"]
 )
-def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path, path_0, counts):
+def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path, code, path_0, counts):
     """GP-UCB run again at other settings gives the gallery's rows to the character (all: on both
     paths; some: path 0 ends elsewhere and is superseded): the table keeps them, and the part is
     recorded, its runs now made at its settings (the replay); the same part again renews nothing
@@ -316,26 +363,27 @@ def test_a_superseding_part_whose_runs_come_back_equal_renews_them(tmp_path, pat
     (first / "figures").mkdir()
     (first / "figures" / "fig1_local_solutions.png").write_bytes(b"png")
     gallery, config = tmp_path / "gallery", REPO / "config" / "config.yaml"
-    make_gallery(first, gallery, [config], REPO)
+    add(first, gallery, [config], code)
     part = tmp_path / "part.yaml"
     part.write_text("fig1:\n  methods:\n    gp_ucb:\n      refine_iterations: 16\n")
     again = fig1_run(tmp_path / "again", [runs[0], ("gp_ucb", 10, 0, path_0), runs[2]], 1800.0)
-    add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
-    last = load_json(gallery / "provenance.json")["parts"][-1]
+    add(again, gallery, [config, part], code, supersede=frozenset({"gp_ucb"}))
+    last = load_json(gallery / "provenance.json")["runs"]["run2"]["fig1"]
     names = ("runs_added", "runs_superseded", "runs_renewed", "runs_reproduced")
     assert [last[name] for name in names] == counts
     made = made_by(
         gallery, {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
     )
-    assert [made["gp_ucb", 10, 0.0, i][0] for i in (0, 1)] == [2, 2]
-    assert made["local_bo", 1, 0.0, 0][0] == 1
+    assert [made["gp_ucb", 10, 0.0, i][0] for i in (0, 1)] == ["run2", "run2"]
+    assert made["local_bo", 1, 0.0, 0][0] == "run1"
     with pytest.raises(ValueError, match="adds no run"):
-        add_to_gallery(again, gallery, [config, part], REPO, supersede=frozenset({"gp_ucb"}))
+        add(again, gallery, [config, part], code, supersede=frozenset({"gp_ucb"}))
 
 
-def test_the_command_supersedes_only_when_adding(tmp_path, monkeypatch, capsys):
-    args = ["gallery", str(tmp_path), str(tmp_path / "g"), "--config", "c.yaml"]
-    monkeypatch.setattr("sys.argv", [*args, "--supersede", "gp_ucb"])
-    with pytest.raises(SystemExit):
-        gallery_main()
-    assert "give --add" in capsys.readouterr().err
+def test_the_command_adds_a_run_to_the_gallery_it_is_given(tmp_path, code, capsys):
+    run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -0.5)], 1.0)
+    gallery, config = tmp_path / "g", REPO / "config" / "config.yaml"
+    argv = ["--gallery", str(gallery), "add", str(run), "--config", str(config)]
+    gallery_main([*argv, "--code", str(code)])
+    assert str(gallery / "provenance.json") in capsys.readouterr().out
+    assert load_json(gallery / "provenance.json")["figures"]["fig1"]["runs"] == ["run1"]

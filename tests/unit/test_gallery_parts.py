@@ -1,5 +1,5 @@
-"""Which part of a gallery grown by parts made each run, replayed from its provenance and its
-copies of the parts' configs, and the runs `still_to_run` lists as made at other settings."""
+"""Which part of the gallery's Fig. 1 made each run, replayed from its provenance and its copies
+of the parts' configs, and the runs `still_to_run` lists as made at other settings."""
 
 import copy
 import hashlib
@@ -10,10 +10,10 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
+from localbo.gallery.parts import asked_runs, config_copy, made_by
+from localbo.gallery.still_to_run import other_settings, report
 from localbo.io import save_json
-from localbo.pipeline.gallery_parts import asked_runs, config_copy, made_by
 from localbo.pipeline.settings import load_settings, merged_config
-from localbo.pipeline.still_to_run import other_settings, report
 
 REPO = Path(__file__).resolve().parents[2]
 CONFIG = REPO / "config" / "config.yaml"
@@ -31,21 +31,22 @@ fig1:
 """
 
 
-def add_part(gallery: Path, parts: list[dict], stop: int, iterations: int, **counts) -> None:
-    """A part's record as `gallery` writes it, its copies of the configs in the gallery: the
-    configs named by their paths in the repository, but part 1's override, which is named by
-    its copy's (an override from outside the repository: `gallery.recorded_path`)."""
-    k, digest, recorded = len(parts) + 1, hashlib.sha256(), []
-    for name, text in (("config.yaml", CONFIG.read_text()), ("part.yaml", PART)):
-        text = text.format(stop=stop, iterations=iterations) if name == "part.yaml" else text
-        copy = config_copy(gallery, k, name)
+def add_part(gallery: Path, parts: dict, stop: int, iterations: int, **counts) -> None:
+    """A part's record as the gallery writes it, its copies of the configs in the gallery: the
+    configs named by their paths in the repository, but run1's override, which is named by its
+    copy's (an override from outside the repository: `provenance.recorded_path`)."""
+    name, digest, recorded = f"run{len(parts) + 1}", hashlib.sha256(), []
+    for base, text in (("config.yaml", CONFIG.read_text()), ("part.yaml", PART)):
+        text = text.format(stop=stop, iterations=iterations) if base == "part.yaml" else text
+        copy = config_copy(gallery, name, base)
+        copy.parent.mkdir(exist_ok=True)
         copy.write_text(text)
         digest.update(text.encode())
-        if name == "config.yaml":
-            recorded.append(f"config/{name}")
+        if base == "config.yaml":
+            recorded.append(f"config/{base}")
         else:
-            recorded.append(f"figures/gallery/{copy.name}" if k == 1 else f"runs/p{k}/{name}")
-    parts.append({"configs": recorded, "config_sha256": digest.hexdigest()} | counts)
+            recorded.append(f"figures/gallery/configs/{copy.name}" if name == "run1" else base)
+    parts[name] = {"configs": recorded, "config_sha256": digest.hexdigest(), "fig1": counts}
 
 
 def held_runs() -> set:
@@ -59,11 +60,12 @@ def held_runs() -> set:
 
 
 def gallery_of(tmp_path: Path, **second) -> Path:
-    gallery, parts = tmp_path / "gallery", []
+    gallery, parts = tmp_path / "gallery", {}
     gallery.mkdir()
     add_part(gallery, parts, 6, 50, runs_added=len(held_runs()))
     add_part(gallery, parts, 3, 15, **second)
-    save_json(gallery / "provenance.json", {"parts": parts})
+    figures = {"fig1": {"runs": list(parts)}}
+    save_json(gallery / "provenance.json", {"figures": figures, "runs": parts})
     return gallery
 
 
@@ -74,10 +76,10 @@ def gallery(tmp_path):
 
 def test_each_run_is_the_part_that_made_it_or_superseded_it(gallery):
     made = made_by(gallery, held_runs())
-    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == [2, 2, 2, 1, 1, 1]
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == ["run2"] * 3 + ["run1"] * 3
     assert made[("gp_ucb", 1, 0.0, 4)][1]["method_settings"]["refine_iterations"] == 50
-    assert sum(part == 2 for part, _ in made.values()) == 3  # the runs it superseded only
-    assert sum(part == 1 for part, _ in made.values()) == len(held_runs()) - 3
+    assert sum(part == "run2" for part, _ in made.values()) == 3  # the runs it superseded only
+    assert sum(part == "run1" for part, _ in made.values()) == len(held_runs()) - 3
 
 
 def test_the_runs_at_other_settings_than_the_configs_are_listed_with_what_differs(gallery):
@@ -97,7 +99,7 @@ def test_a_superseding_rerun_that_came_back_equal_still_replays(tmp_path):
     superseded; at the new settings it is the new part's run all the same."""
     gallery = gallery_of(tmp_path, runs_added=0, runs_superseded=2, runs_reproduced=1)
     made = made_by(gallery, held_runs())
-    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(3)] == [2, 2, 2]
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(3)] == ["run2"] * 3
 
 
 def test_a_part_that_renewed_runs_made_them(tmp_path):
@@ -106,8 +108,8 @@ def test_a_part_that_renewed_runs_made_them(tmp_path):
     counts = {"runs_added": 0, "runs_superseded": 0, "runs_reproduced": 3, "supersede": ["gp_ucb"]}
     (tmp_path / "a").mkdir(), (tmp_path / "b").mkdir()
     made = made_by(gallery_of(tmp_path / "a", runs_renewed=3, **counts), held_runs())
-    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == [2, 2, 2, 1, 1, 1]
-    with pytest.raises(ValueError, match="part 2 made 4 to 7 runs, its configs replay to 3"):
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == ["run2"] * 3 + ["run1"] * 3
+    with pytest.raises(ValueError, match="run2 made 4 to 7 runs, its configs replay to 3"):
         made_by(gallery_of(tmp_path / "b", runs_renewed=4, **counts), held_runs())
 
 
@@ -115,24 +117,24 @@ def test_a_part_supersedes_only_the_methods_it_records(tmp_path):
     gallery = gallery_of(
         tmp_path, runs_added=0, runs_superseded=3, runs_reproduced=0, supersede=["mpd"]
     )
-    with pytest.raises(ValueError, match="part 2 made 3 runs, its configs replay to 0"):
+    with pytest.raises(ValueError, match="run2 made 3 runs, its configs replay to 0"):
         made_by(gallery, held_runs())  # no GP-UCB run may move to it
 
 
 def test_a_replay_that_does_not_give_a_part_its_recorded_runs_is_refused(gallery):
     provenance = json.loads((gallery / "provenance.json").read_text())
-    provenance["parts"][1]["runs_superseded"] = 4
+    provenance["runs"]["run2"]["fig1"]["runs_superseded"] = 4
     save_json(gallery / "provenance.json", provenance)
-    with pytest.raises(ValueError, match="part 2 made 4 runs, its configs replay to 3"):
+    with pytest.raises(ValueError, match="run2 made 4 runs, its configs replay to 3"):
         made_by(gallery, held_runs())
 
 
 def test_config_copies_other_than_the_files_a_part_ran_are_refused(gallery):
-    config_copy(gallery, 2, "part.yaml").write_text(PART.format(stop=3, iterations=16))
-    with pytest.raises(ValueError, match="part 2: the copies of its configs are not"):
+    config_copy(gallery, "run2", "part.yaml").write_text(PART.format(stop=3, iterations=16))
+    with pytest.raises(ValueError, match="run2: the copies of its configs are not"):
         made_by(gallery, held_runs())
-    config_copy(gallery, 2, "part.yaml").unlink()
-    with pytest.raises(ValueError, match=r"part 2: no copy of its config runs/p2/part\.yaml"):
+    config_copy(gallery, "run2", "part.yaml").unlink()
+    with pytest.raises(ValueError, match=r"run2: no copy of its config part\.yaml"):
         made_by(gallery, held_runs())
 
 

@@ -5,8 +5,8 @@ from types import SimpleNamespace
 
 import yaml
 
+from localbo.gallery.provenance import figure_of_rule
 from localbo.pipeline.fig1 import Fig1Settings
-from localbo.pipeline.gallery import figure_of_rule
 from localbo.pipeline.resources import runtime_minutes
 from localbo.pipeline.settings import load_settings, merged_config
 

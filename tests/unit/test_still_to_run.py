@@ -1,13 +1,14 @@
-"""What a Fig. 1 gallery grown by parts still lacks: the config's runs against the table's rows."""
+"""What the gallery's Fig. 1 still lacks: the config's runs against the table's rows."""
 
 from pathlib import Path
 
 import pytest
 
+from localbo.gallery.__main__ import main
+from localbo.gallery.parts import asked_runs, run_key
+from localbo.gallery.still_to_run import missing_runs, ranges, report
 from localbo.io import save_csv
-from localbo.pipeline.gallery_parts import asked_runs, run_key
 from localbo.pipeline.settings import load_settings, merged_config
-from localbo.pipeline.still_to_run import main, missing_runs, ranges, report
 
 REPO = Path(__file__).resolve().parents[2]
 OVERRIDE = """
@@ -63,7 +64,7 @@ def test_paths_are_written_as_ranges():
     assert ranges([4]) == "4"
 
 
-def test_the_command_reads_the_galleries_table(configs, tmp_path, monkeypatch, capsys):
+def test_the_command_reads_the_galleries_table(configs, tmp_path, capsys):
     gallery = tmp_path / "gallery"
     gallery.mkdir()
     save_csv(
@@ -71,9 +72,7 @@ def test_the_command_reads_the_galleries_table(configs, tmp_path, monkeypatch, c
         rows("gp_ucb", 10, 0.0, range(6)),
         ["method", "d", "sigma", "path", "value"],
     )
-    argv = ["still_to_run", str(gallery), "--config", *map(str, configs)]
-    monkeypatch.setattr("sys.argv", argv)
-    main()
+    main(["--gallery", str(gallery), "still-to-run", "--config", *map(str, configs)])
     out = capsys.readouterr().out
     assert "gp_ucb d=1 sigma=0: 0 of 6 run; paths 0-5" in out
     assert "gp_ucb d=10" not in out

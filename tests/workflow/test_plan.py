@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 import yaml
 
-from localbo.pipeline.gallery import figure_of_rule
+from localbo.gallery.provenance import figure_of_rule
 from tests.workflow.helpers import REPO, TINY, snakemake
 
 pytestmark = pytest.mark.workflow

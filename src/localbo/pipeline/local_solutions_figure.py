@@ -7,8 +7,8 @@ level), in the order of `labels`. For the paper's three methods this is the pape
 A box drawn from fewer runs than the table's fullest (method, d, sigma) cell is marked with its
 count: a gallery that grows by parts has cells that hold only some of their paths so far.
 
-Used by the `fig1_plot` rule and by a gallery that grows by parts (`localbo.pipeline.gallery
---add`), which redraws the figure from its merged table.
+Used by the `fig1_plot` rule and by the gallery (`localbo.gallery.add`), which redraws the
+figure from its merged table.
 """
 
 from __future__ import annotations

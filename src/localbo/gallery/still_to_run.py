@@ -1,12 +1,12 @@
 """Which of the Fig. 1 runs a config asks for a gallery grown by parts still lacks, and their cost.
 
-    python -m localbo.pipeline.still_to_run figures/paper-partial/fig1 --config config/config.yaml
+    python -m localbo.gallery still-to-run --config config/config.yaml
 
 The config files merge as Snakemake merges them (later files key by key over earlier ones). For
 each cell (method, d, sigma) that misses runs, one line: how many of the config's paths the
 gallery's table holds, the missing paths as ranges, and their CPU-hours by the method's cost
 model (`Optimizer.cost`, the model the rules' `runtime` comes from). Then each cell whose runs
-were made at other settings than the config's (a default changed since; `gallery_parts` replays
+were made at other settings than the config's (a default changed since; `parts` replays
 the provenance's parts to find which part made each run), with what differs and the CPU-hours
 of running them again (a part added with `--supersede METHOD`); then the total. What is left of a
 paper-scale Fig. 1 is read from here, not counted by hand.
@@ -14,13 +14,12 @@ paper-scale Fig. 1 is read from here, not counted by hand.
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
 from typing import Any
 
+from localbo.gallery.add import RUN_TABLE, gallery_name
+from localbo.gallery.parts import RunKey, asked_runs, made_by, run_key
 from localbo.io import load_csv
-from localbo.pipeline.gallery import RUN_TABLE, gallery_name
-from localbo.pipeline.gallery_parts import RunKey, asked_runs, made_by, run_key
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma
@@ -51,7 +50,7 @@ def ranges(paths: list[int]) -> str:
 
 
 def other_settings(
-    asked: Asked, made: dict[RunKey, tuple[int, dict[str, Any]]]
+    asked: Asked, made: dict[RunKey, tuple[str, dict[str, Any]]]
 ) -> dict[Cell, tuple[list[int], list[str]]]:
     """The paths of each cell of the `asked` runs whose runs were made (`made_by`) at other
     settings (cells with none are left out), and what differs ("refine_iterations 50, now 15")."""
@@ -117,19 +116,12 @@ def report(
     return lines
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("gallery", type=Path, help="the gallery folder, e.g. figures/paper")
-    parser.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
-    args = parser.parse_args()
-    settings = load_settings(merged_config(args.config))
-    held = {run_key(row) for row in load_csv(args.gallery / gallery_name(RUN_TABLE))}
+def still_to_run(gallery: Path, configs: list[Path]) -> list[str]:
+    """`report` of what the config files ask of the gallery's Fig. 1 table."""
+    settings = load_settings(merged_config(configs))
+    held = {run_key(row) for row in load_csv(gallery / gallery_name(RUN_TABLE))}
     asked = asked_runs(settings)
-    other = None
-    if (args.gallery / "provenance.json").exists():
-        other = other_settings(asked, made_by(args.gallery, held))
-    print("\n".join(report(settings, missing_runs(asked, held), other)))
-
-
-if __name__ == "__main__":
-    main()
+    other = None  # a table without provenance: nothing known of who made what
+    if (gallery / "provenance.json").exists():
+        other = other_settings(asked, made_by(gallery, held))
+    return report(settings, missing_runs(asked, held), other)

@@ -1,14 +1,16 @@
-"""Which part of a gallery grown by parts made each of its Fig. 1 runs, and at which settings.
+"""Which of the runs a gallery holds made each of its Fig. 1 runs, and at which settings.
 
-The provenance lists the parts in order, each with the names of the config files it ran with and
+Fig. 1's table grows run by run ("parts"): the provenance lists the runs that added to it in
+order (`figures.fig1.runs`), each record with the names of the config files it ran with and
 their SHA-256; the gallery keeps a copy of each (`config_copy`). Replaying the parts gives every
 run of the table its part: a part made the runs its config asked for that no earlier part had
 made, and, if it superseded runs (`runs_superseded`, of the methods in `supersede` where the
 part records them) or renewed them (`runs_renewed`: came back equal at the new settings), those
-an earlier part had made at other settings. The replay must give each part the runs it recorded:
-`runs_added` plus `runs_superseded` plus `runs_renewed`, and up to `runs_reproduced` more for a
-superseding part (its renewed runs are among its reproduced ones, and parts added before every
-renewed run was counted recorded some as reproduced only), or it is refused.
+an earlier part had made at other settings. The replay must give each part the runs it recorded
+(its record's `fig1` counts): `runs_added` plus `runs_superseded` plus `runs_renewed`, and up to
+`runs_reproduced` more for a superseding part (its renewed runs are among its reproduced ones,
+and parts added before every renewed run was counted recorded some as reproduced only), or it is
+refused.
 
 A run's settings are what decides it besides its (method, d, sigma, path), `Fig1Jobs.run_settings`:
 the path's parameters, the budget, the box, the method's module and the knobs it reads. A run
@@ -18,11 +20,10 @@ table (`still_to_run` lists them). A change of the code that keeps the settings 
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from localbo.gallery.provenance import config_sha256
 from localbo.io import load_json
 from localbo.pipeline.fig1 import table_order
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
@@ -37,38 +38,35 @@ def run_key(row: dict[str, str]) -> RunKey:
     return method, d, sigma, path
 
 
-def config_copy(gallery: Path, part: int, name: str) -> Path:
-    """Where a gallery keeps its copy of config file `name` of part `part` (counted from 1; the
-    first part, or a gallery made from one run, is the gallery made without --add)."""
-    return gallery / (f"config-{name}" if part == 1 else f"config-part{part}-{name}")
+def config_copy(gallery: Path, run: str, name: str) -> Path:
+    """Where a gallery keeps its copy of config file `name` of the run named `run`."""
+    return gallery / "configs" / f"{run}-{name}"
 
 
-def config_sha256(configs: Iterable[Path]) -> str:
-    """The SHA-256 of config files, read in order: what a gallery records of a part's configs."""
-    digest = hashlib.sha256()
-    for config in configs:
-        digest.update(config.read_bytes())
-    return digest.hexdigest()
+def fig1_parts(provenance: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The runs that added to Fig. 1's table, in order: (name, record) each."""
+    fig1 = provenance.get("figures", {}).get("fig1", {"runs": []})
+    return [(name, provenance["runs"][name]) for name in fig1["runs"]]
 
 
-def part_settings(part: dict[str, Any], k: int, gallery: Path) -> PipelineSettings:
-    """The settings part k ran with, from the gallery's copies of its config files, merged as
-    Snakemake merges them.
+def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSettings:
+    """The settings the run `name` ran with, from the gallery's copies of its config files,
+    merged as Snakemake merges them.
 
     Raises:
-        ValueError: a copy is missing, or the copies are not the files the part recorded (their
+        ValueError: a copy is missing, or the copies are not the files the run recorded (their
             SHA-256 differs).
     """
     copies = []
     for recorded in part["configs"]:
-        copy = config_copy(gallery, k, Path(recorded).name)
+        copy = config_copy(gallery, name, Path(recorded).name)
         if not copy.exists():  # a config from outside the repository is recorded as its copy
-            copy = gallery / Path(recorded).name
+            copy = gallery / "configs" / Path(recorded).name
         if not copy.exists():
-            raise ValueError(f"part {k}: no copy of its config {recorded} in {gallery}")
+            raise ValueError(f"{name}: no copy of its config {recorded} in {gallery}")
         copies.append(copy)
     if config_sha256(copies) != part["config_sha256"]:
-        raise ValueError(f"part {k}: the copies of its configs are not the files it recorded")
+        raise ValueError(f"{name}: the copies of its configs are not the files it recorded")
     return load_settings(merged_config(copies))
 
 
@@ -85,22 +83,19 @@ def asked_runs(settings: PipelineSettings) -> list[tuple[RunKey, dict[str, Any]]
     return asked
 
 
-def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[str, Any]]]:
-    """Each run of the table (`held`) -> (its part, counted from 1, and its settings).
-
-    A gallery made from one run (no "parts" in its provenance) is its one part.
+def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[str, dict[str, Any]]]:
+    """Each run of the table (`held`) -> (the name of the part that made it, its settings).
 
     Raises:
         ValueError: a part's configs are not as recorded, or the replay gives a part another
             count of runs than it recorded.
     """
-    provenance = load_json(gallery / "provenance.json")
-    parts = provenance.get("parts", [provenance])
-    made: dict[RunKey, tuple[int, dict[str, Any]]] = {}
-    for k, part in enumerate(parts, 1):
-        moved = part.get("runs_superseded", 0) + part.get("runs_renewed", 0)  # from earlier parts
+    made: dict[RunKey, tuple[str, dict[str, Any]]] = {}
+    for k, part in fig1_parts(load_json(gallery / "provenance.json")):
+        counts = part["fig1"]
+        moved = counts.get("runs_superseded", 0) + counts.get("runs_renewed", 0)  # earlier parts'
         superseding = moved > 0
-        methods = part.get("supersede")  # recorded since the replay: else every method
+        methods = counts.get("supersede")  # recorded since the replay: else every method
         count = 0
         for key, run in asked_runs(part_settings(part, k, gallery)):
             earlier = made.get(key)
@@ -113,12 +108,11 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[int, dict[st
             if key in held and (earlier is None or replaces):
                 made[key] = (k, run)
                 count += 1
-        if "parts" in provenance:
-            least = part["runs_added"] + moved
-            most = least + (part.get("runs_reproduced", 0) if superseding else 0)
-            if not least <= count <= most:
-                made_runs = f"{least}" if most == least else f"{least} to {most}"
-                raise ValueError(f"part {k} made {made_runs} runs, its configs replay to {count}")
+        least = counts["runs_added"] + moved
+        most = least + (counts.get("runs_reproduced", 0) if superseding else 0)
+        if not least <= count <= most:
+            made_runs = f"{least}" if most == least else f"{least} to {most}"
+            raise ValueError(f"{k} made {made_runs} runs, its configs replay to {count}")
     return made
 
 

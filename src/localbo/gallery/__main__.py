@@ -1,0 +1,48 @@
+"""The gallery's command: `python -m localbo.gallery {add,still-to-run} ...` (see `--help`)."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from localbo.gallery import GALLERY
+from localbo.gallery.add import add_run
+from localbo.gallery.still_to_run import still_to_run
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m localbo.gallery", description=__doc__)
+    parser.add_argument("--gallery", type=Path, default=REPO / GALLERY, help="its folder")
+    commands = parser.add_subparsers(dest="command", required=True)
+    add = commands.add_parser("add", help="add a run directory's figures and tables")
+    add.add_argument("run", type=Path, help="the run directory (figures/, results/, ...)")
+    add.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
+    add.add_argument(
+        "--code",
+        type=Path,
+        help="the checkout the run's jobs imported localbo from, if not this repository (a "
+        "pinned worktree): its commit is recorded; give its config/config.yaml as --config",
+    )
+    add.add_argument(
+        "--supersede",
+        nargs="+",
+        default=[],
+        metavar="METHOD",
+        help="the run's Fig. 1 runs of these methods replace the gallery's of the same "
+        "(d, sigma, path), as after a change of the method's default settings",
+    )
+    still = commands.add_parser("still-to-run", help="the Fig. 1 runs a config still asks for")
+    still.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
+    args = parser.parse_args(argv)
+    if args.command == "add":
+        supersede = frozenset(args.supersede)
+        for path in add_run(args.run, args.gallery, args.config, REPO, args.code, supersede):
+            print(path)
+    else:
+        print("\n".join(still_to_run(args.gallery, args.config)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,265 @@
+"""Add a run to a gallery: its figures (PNG) and tables (CSV), with its record.
+
+    python -m localbo.gallery add RUN_DIR --config config/config.yaml [OVERRIDE.yaml ...]
+
+A gallery is a folder (`figures/gallery/` for the paper scale) that no pipeline run writes; its
+`provenance.json` holds a record of every run it took files from (`runs`, named run1, run2, ...
+in the order they were added; `localbo.gallery.provenance`) and, for every figure, the runs its
+files come from, its files and its CPU-hours (`figures`). The gallery keeps a copy of each run's
+config files in `configs/` (`parts.config_copy`).
+
+A run's figures replace the gallery's, except Fig. 1's table, which grows run by run ("parts"):
+a paper-scale Fig. 1 is run a few (method, d) cells at a time. A run the table holds already keeps
+the table's row and checks the part: with the software of every earlier part it must come back
+byte for byte, or the run is refused (the pipeline does not reproduce itself); with other
+versions the last digits differ (the paths round differently, and a BFGS run may amplify that),
+so the part records how many runs it reproduced to the character and, for the others, the largest
+difference of the value per cell. The figure is redrawn from the merged table.
+
+When a method's default settings change, the gallery's runs of it are no longer the config's:
+`--supersede METHOD` lets a part's runs at the new ones replace the gallery's of the same (d,
+sigma, path) where they differ, and counts them (`runs_superseded`; `runs_added` counts new runs
+only, so the parts' sum to the table's rows); the CPU-hours keep the replaced runs'. Runs that
+come back equal at the new settings are the part's all the same (`runs_renewed`, among its
+reproduced runs).
+
+A run from a tree with uncommitted changes is refused; with `--code`, the commit is that of the
+checkout the run's jobs imported `localbo` from (a part run from a pinned worktree).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import shutil
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from localbo.gallery.parts import config_copy, renewed_runs
+from localbo.gallery.provenance import recorded_path, run_record, same_software
+from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
+from localbo.optimizers import optimizer_class
+from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
+from localbo.pipeline.local_solutions_figure import local_solutions_figure
+from localbo.pipeline.settings import merged_config
+from localbo.plotting import save_figure
+
+# an output path a rules file names, in quotes: "figures/x.png", "results/fig2/x.csv"
+OUTPUT = re.compile(r'"((?:figures|results)/[^"{}]+)"')
+
+
+def figure_of_output(rules_dir: Path) -> dict[str, str]:
+    """Each fixed output path the rules files name -> the figure (rules file) that names it."""
+    found: dict[str, str] = {}
+    for smk in sorted(rules_dir.glob("*.smk")):
+        for path in OUTPUT.findall(smk.read_text()):
+            found.setdefault(path, smk.stem)
+    return found
+
+
+def gallery_name(relative: Path) -> str:
+    """The gallery's name of a file at `relative` in a run directory: tables keep their folder
+    in the name (results/fig1/local_solutions.csv -> fig1-local_solutions.csv), so two tables of
+    one name cannot overwrite each other."""
+    return "-".join(relative.parts[1:])
+
+
+# Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
+RUN_TABLE = Path("results", "fig1", "local_solutions.csv")
+RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
+
+
+def merge_runs(
+    held: list[dict[str, str]], new: list[dict[str, str]], supersede: frozenset[str] = frozenset()
+) -> tuple[list[dict[str, str]], list[str], list[dict[str, str]], int, dict[str, float]]:
+    """Fig. 1's table of the runs of both (CSV rows), in table order; a run both hold keeps the
+    gallery's row, unless its method is in `supersede` and the rows differ: then `new`'s.
+
+    A column only one table has is empty in the other's rows (a method that reports a new
+    scalar).
+
+    Returns:
+        The rows, the columns (the common ones, then the others in name order), the rows of
+        `new` the gallery held to the character, how many replaced a different row (`supersede`),
+        and for the others the largest |difference| of `value` per "method d=.. sigma=.." (inf
+        where `value` is not a number).
+
+    Raises:
+        ValueError: `new` holds a run twice.
+    """
+    columns = {c for row in held + new for c in row}
+    columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
+    rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
+    seen, reproduced, superseded, differences = set(), [], 0, {}
+    for row in new:
+        row = {c: row.get(c, "") for c in columns}
+        key = table_order(row)
+        if key in seen:
+            raise ValueError(f"run {key} (method, sigma, d, path) is in the part's table twice")
+        seen.add(key)
+        if key not in rows:
+            rows[key] = row
+        elif rows[key] == row:
+            reproduced.append(row)
+        elif row["method"] in supersede:
+            rows[key] = row
+            superseded += 1
+        else:
+            cell = f"{row['method']} d={row['d']} sigma={row['sigma']}"
+            try:
+                gap = abs(float(rows[key]["value"]) - float(row["value"]))
+            except ValueError:
+                gap = math.inf
+            differences[cell] = max(differences.get(cell, 0.0), gap)
+    return [rows[key] for key in sorted(rows)], columns, reproduced, superseded, differences
+
+
+def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
+    """Each method's label in panel order: that of fig1.methods in the config files (the order
+    of config/config.yaml, which every part shares; later files may add methods, and a section
+    merges key by key as Snakemake merges configs: `merged_config`), then any other method of the
+    table by name.
+    """
+    sections = (merged_config(configs).get("fig1") or {}).get("methods") or {}
+    order = [m for m in sections if m in methods] + sorted(methods - set(sections))
+    return {m: optimizer_class(m, (sections.get(m) or {}).get("module")).label for m in order}
+
+
+def add_run(
+    run: Path,
+    gallery: Path,
+    configs: list[Path],
+    repo: Path,
+    code: Path | None = None,
+    supersede: frozenset[str] = frozenset(),
+) -> list[Path]:
+    """Add the figures and tables of the run directory `run` to `gallery` (the module
+    docstring), made with `configs`; the part's runs of the `supersede` methods replace the
+    gallery's Fig. 1 runs of the same (d, sigma, path).
+
+    Every check passes and every file is written beside its place before they are renamed into
+    place, the provenance last.
+
+    Returns:
+        The files written.
+
+    Raises:
+        ModifiedTree: the run's code has uncommitted changes.
+        ValueError: the run made no figure or table the rules name, `supersede` without a Fig. 1
+            table to supersede in, a run that differs from the gallery's with the gallery's
+            software, or a run that adds nothing.
+    """
+    provenance = (
+        load_json(gallery / "provenance.json")
+        if (gallery / "provenance.json").exists()
+        else {"runs": {}, "figures": {}}
+    )
+    name = f"run{len(provenance['runs']) + 1}"
+    figure_of = figure_of_output(repo / "workflow" / "rules")
+    made: dict[str, dict[Path, Path]] = {}  # figure -> {gallery file: run file}
+    for source in made_files(run, "figures/*.png") + made_files(run, "results/**/*.csv"):
+        relative = source.relative_to(run)
+        if str(relative) in figure_of:
+            made.setdefault(figure_of[str(relative)], {})[gallery / gallery_name(relative)] = source
+    if not made:
+        raise ValueError(f"{run} made no figure or table of the rules in {repo}")
+    copies = [(c, config_copy(gallery, name, c.name)) for c in configs]
+    record = run_record(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo, code)
+    record["figures"] = sorted(made)
+    figures = dict(provenance["figures"])
+    writes: dict[Path, Any] = {copy: config for config, copy in copies}
+    for figure, files in made.items():
+        figures[figure] = {"runs": [name], "files": sorted(f.name for f in files)}
+        writes.update(files)
+    if supersede and "fig1" not in made:
+        raise ValueError(f"{run} has no Fig. 1 runs to supersede the gallery's with")
+    if "fig1" in made:
+        held = provenance["figures"].get("fig1")
+        if held is None and supersede:
+            raise ValueError(f"{gallery} has no Fig. 1 runs to supersede")
+        if held is None:
+            record["fig1"] = {"runs_added": len(load_csv(run / RUN_TABLE)), "runs_reproduced": 0}
+        else:
+            rows, columns, record["fig1"] = _grow_fig1(
+                run, gallery, configs, provenance, record, supersede
+            )
+            if not record["fig1"]["runs_added"] + record["fig1"]["runs_superseded"] + record[
+                "fig1"
+            ]["runs_renewed"] and made.keys() == {"fig1"}:
+                raise ValueError(f"{run} adds no run to {gallery}: its runs are there already")
+            figures["fig1"] = {**held, "runs": [*held["runs"], name]}
+            writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
+            writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
+    runs = {**provenance["runs"], name: record}
+    for figure, entry in figures.items():
+        entry["cpu_hours"] = sum(
+            runs[r]["cpu_hours_per_figure"].get(figure, 0.0) for r in entry["runs"]
+        )
+    total = sum(r["cpu_hours_per_figure"].get("all", 0.0) for r in runs.values())
+    provenance = {"cpu_hours": total, "figures": dict(sorted(figures.items())), "runs": runs}
+    _write(writes, gallery / "provenance.json", provenance)
+    return [*writes, gallery / "provenance.json"]
+
+
+def _grow_fig1(
+    run: Path,
+    gallery: Path,
+    configs: list[Path],
+    provenance: dict[str, Any],
+    record: dict[str, Any],
+    supersede: frozenset[str],
+) -> tuple[list[dict[str, str]], list[str], dict[str, Any]]:
+    """The gallery's Fig. 1 table with the run's runs merged in, its columns, and the part's
+    counts (the module docstring).
+
+    Raises:
+        ValueError: a method to supersede the run has no runs of, or a run that differs from
+            the gallery's with the gallery's software.
+    """
+    held, new = load_csv(gallery / gallery_name(RUN_TABLE)), load_csv(run / RUN_TABLE)
+    absent = sorted(supersede - {row["method"] for row in new})
+    if absent:
+        raise ValueError(f"{run} has no runs of {', '.join(absent)} to supersede the gallery's")
+    rows, columns, reproduced, superseded, differences = merge_runs(held, new, supersede)
+    parts = [provenance["runs"][r] for r in provenance["figures"]["fig1"]["runs"]]
+    if differences and all(same_software(p.get("software"), record["software"]) for p in parts):
+        cell, gap = max(differences.items(), key=lambda item: item[1])
+        raise ValueError(
+            f"with the gallery's software, {len(differences)} cells came back "
+            f"different (largest: {cell}, value by {gap:.3g}): the pipeline does not reproduce "
+            f"itself"
+        )
+    renewed = renewed_runs(gallery, configs, held, reproduced, supersede) if supersede else 0
+    counts = {
+        "runs_added": len(rows) - len(held),
+        "runs_superseded": superseded,
+        "runs_renewed": renewed,
+        "supersede": sorted(supersede),
+        "runs_reproduced": len(reproduced),
+        "runs_differing": len(new) - (len(rows) - len(held)) - len(reproduced) - superseded,
+        "largest_value_difference": differences,
+    }
+    return rows, columns, counts
+
+
+def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str, Any]) -> None:
+    """Stage every file beside its place (a run's file is copied; Fig. 1's table is written from
+    its rows, and its figure drawn from that table with the configs' labels), then rename them
+    into place, the provenance last."""
+    with ExitStack() as staged:
+        table = None
+        for target, what in writes.items():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            path = staged.enter_context(atomic_path(target, suffix=target.suffix))
+            if isinstance(what, Path):
+                shutil.copyfile(what, path)
+            elif isinstance(what, tuple):
+                save_csv(path, *what)
+                table = pd.read_csv(path)
+            else:
+                labels = method_labels(what, set(table["method"]))
+                save_figure(local_solutions_figure(table, labels), None, path)
+        save_json(staged.enter_context(atomic_path(provenance_file, suffix=".json")), provenance)
