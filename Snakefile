@@ -26,4 +26,4 @@ for rules_file in sorted(Path(workflow.basedir, "workflow/rules").glob("*.smk"))
 rule all:
     default_target: True
     input:
-        FINAL_TARGETS,
+        final_targets(),

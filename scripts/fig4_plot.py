@@ -1,5 +1,9 @@
 """Plot Fig. 4 from the two-dimensional gradient-estimation cases: contours of f around x, the
-queries, x, the estimate grad mu_D(x) and the true (sub)gradient, one panel per case."""
+queries, x, the estimate grad mu_D(x) and the true (sub)gradient, one panel per case.
+
+The (sub)gradient is a broad pale arrow under the estimate's narrow one, so each shows where
+they coincide; an estimate too short to draw as an arrow is a ring around x, labelled.
+"""
 
 from localbo.pipeline.runtime import snakemake_job
 
@@ -14,6 +18,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     HALF_WIDTH = 0.45  # of the window around x
     ARROW_SCALE = 0.3  # a gradient g is drawn from x to x + ARROW_SCALE * g
+    SHORTEST = 0.02  # an arrow shorter than this (in the plot's units) is drawn as a ring
     TITLES = {
         "quadratic": r"$f(\mathbf{x}) = \frac{1}{2}\|\mathbf{x}\|_2^2$",
         "l1": r"$f(\mathbf{x}) = \|\mathbf{x}\|_1$",
@@ -51,9 +56,20 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         if not np.allclose(corners[0], corners[1]):
             ax.plot(*corners.T, color=colors[2], lw=5, alpha=0.45, solid_capstyle="round")
         truth = np.clip(0.0, box[:, 0], box[:, 1])
-        arrow = {"angles": "xy", "scale_units": "xy", "scale": 1.0 / ARROW_SCALE, "width": 0.012}
-        ax.quiver(*x, *truth, color=colors[2], zorder=3, **arrow)
-        ax.quiver(*x, *g, color=colors[3], zorder=4, **arrow)
+        arrow = {"angles": "xy", "scale_units": "xy", "scale": 1.0 / ARROW_SCALE}
+        ax.quiver(*x, *truth, color=colors[2], alpha=0.6, width=0.03, zorder=3, **arrow)
+        if ARROW_SCALE * np.linalg.norm(g) >= SHORTEST:
+            ax.quiver(*x, *g, color=colors[3], width=0.01, zorder=4, **arrow)
+        else:  # nothing to draw as an arrow: mark the estimate at x itself
+            ax.scatter(*x, s=420, facecolor="none", edgecolor=colors[3], lw=2, zorder=4)
+            ax.annotate(
+                r"$\nabla\mu_{\mathcal{D}}(\mathbf{x}) \approx \mathbf{0}$",
+                x,
+                xytext=(14, -16),
+                textcoords="offset points",
+                color=colors[3],
+                fontsize="small",
+            )
         ax.scatter(*Z.T, s=22, color=colors[1], edgecolor="k", lw=0.5, zorder=5)
         ax.scatter(*x, marker="*", s=110, color="k", zorder=6)
         ax.set_xlim(u[0], u[-1])

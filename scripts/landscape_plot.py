@@ -5,17 +5,19 @@ pooled over paths (gaps share a scale within d: f_best is each path's own best),
 method's per-path gaps as a rug and its median as a vertical line. Row 2: each method's
 percentile within its own path's population, a box per method (50: a random basin-weighted
 local minimum). Row 3: the share of solutions on the box's boundary, the population's first.
-The methods are numbered 1-3 on the axes, as in the legend.
+One legend above the columns; each method keeps its colour and its name in every row.
 """
 
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
+    import textwrap
+
     import matplotlib.pyplot as plt
     import pandas as pd
     import seaborn as sns
 
-    from localbo.plotting import save_figure, set_style
+    from localbo.plotting import PALETTE, boxes, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     labels = smk.params.labels
@@ -25,11 +27,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     set_style()
     dims = sorted(population["d"].unique())
     names = list(labels)
-    # the methods are numbered as in the issue (1-3): numbers on the axes, names in the legend
-    numbers = {m: str(k + 1) for k, m in enumerate(names)}
-    colors = dict(zip(names, sns.color_palette(n_colors=len(names) + 1)[1:], strict=True))
+    ticks = {m: textwrap.fill(labels[m], 14) for m in names}  # the names, wrapped, on the axes
+    # blue, green and vermilion: apart in hue and in lightness, from the grey of the minima
+    palette = sns.color_palette(PALETTE)
+    colors = dict(zip(names, [palette[0], palette[2], palette[3]], strict=False))
     fig, axes = plt.subplots(
-        3, len(dims), figsize=(3.4 * len(dims), 8.4), layout="constrained", squeeze=False
+        3, len(dims), figsize=(3.4 * len(dims), 9.0), layout="constrained", squeeze=False
     )
     for col, d in enumerate(dims):
         pop, sol = population[population["d"] == d], methods[methods["d"] == d]
@@ -38,7 +41,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ax.hist(pop["gap"], bins=40, density=True, color="0.7", label="local minima")
         for k, m in enumerate(names):
             gaps = sol.loc[sol["method"] == m, "gap"]
-            ax.axvline(gaps.median(), color=colors[m], lw=1.5, label=f"{numbers[m]}: {labels[m]}")
+            ax.axvline(gaps.median(), color=colors[m], lw=1.5, label=labels[m])
             ax.plot(
                 gaps,
                 [0.03 + 0.05 * k] * len(gaps),
@@ -52,23 +55,11 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ax.set_ylabel("density (basin-weighted)" if col == 0 else "")
 
         ax = axes[1, col]
-        sns.boxplot(
-            data=sol,
-            x="method",
-            y="percentile",
-            order=names,
-            hue="method",
-            hue_order=names,
-            palette=colors,
-            ax=ax,
-            width=0.6,
-            fliersize=2,
-            legend=False,
-        )
+        for k, m in enumerate(names):
+            boxes(ax, [sol.loc[sol["method"] == m, "percentile"].to_numpy()], [k], colors[m])
         ax.axhline(50, color="0.5", ls=":", lw=1)
         ax.set_ylim(-2, 102)
-        ax.set_xticks(range(len(names)), [numbers[m] for m in names])
-        ax.set_xlabel("method")
+        ax.set_xticks(range(len(names)), [ticks[m] for m in names], fontsize="small")
         ax.set_ylabel("percentile in own path's minima" if col == 0 else "")
 
         ax = axes[2, col]
@@ -79,9 +70,11 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             [shares[b] for b in bars],
             color=["0.7", *(colors[m] for m in names)],
         )
-        ax.set_xticks(range(len(bars)), ["minima", *(numbers[m] for m in names)])
+        names_of_bars = ["local minima", *(labels[m] for m in names)]
+        ax.set_xticks(range(len(bars)), names_of_bars, rotation=30, ha="right", fontsize="small")
         ax.set_ylim(0, 1)
         ax.set_ylabel("share on the box boundary" if col == 0 else "")
         log.info("d=%d: boundary shares %s", d, dict(shares))
-    axes[0, 0].legend(loc="upper right", fontsize="small")
+    handles, names_in_legend = axes[0, 0].get_legend_handles_labels()
+    fig.legend(handles, names_in_legend, loc="outside upper center", ncols=len(handles))
     save_figure(fig, smk.output.pdf, smk.output.png)

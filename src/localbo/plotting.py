@@ -7,7 +7,7 @@ tag, so two runs of the pipeline write identical files (matplotlib #6317).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,6 +16,7 @@ import matplotlib
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt
+import numpy as np
 import seaborn as sns
 from matplotlib.ticker import NullFormatter
 
@@ -42,6 +43,38 @@ def set_style() -> None:
             "svg.hashsalt": "localbo",
         },
     )
+
+
+def boxes(
+    ax: plt.Axes,
+    groups: Sequence[np.ndarray],
+    positions: Sequence[float],
+    color: object,
+    width: float = 0.6,
+    label: str | None = None,
+) -> None:
+    """Box plots of `groups` at x = `positions` in one colour: quartile boxes, a median line,
+    whiskers to the furthest point within 1.5 IQR, small fliers beyond (seaborn's look, drawn
+    by matplotlib itself; an empty group is skipped). `label` names the colour in a legend."""
+    drawn = [(group, x) for group, x in zip(groups, positions, strict=True) if len(group)]
+    if not drawn:
+        return
+    line = {"color": "0.25", "linewidth": 0.8}
+    artists = ax.boxplot(
+        [group for group, _ in drawn],
+        positions=[x for _, x in drawn],
+        widths=width,
+        orientation="vertical",
+        patch_artist=True,
+        manage_ticks=False,
+        boxprops={"facecolor": color, "edgecolor": "0.25", "linewidth": 0.8},
+        medianprops=line,
+        whiskerprops=line,
+        capprops=line,
+        flierprops={"marker": "o", "markersize": 2, "color": "0.25", "markeredgecolor": "0.25"},
+    )
+    if label is not None:
+        artists["boxes"][0].set_label(label)
 
 
 def save_figure(

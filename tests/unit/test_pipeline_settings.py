@@ -21,6 +21,7 @@ from localbo.methods.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSetting
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
 from localbo.pipeline.gradient_estimation import FITS
+from localbo.pipeline.local_solutions_figure import LAYOUTS
 from localbo.pipeline.rates import SET_BY_RATES
 from localbo.pipeline.resources import (
     MEMORY_FACTOR,
@@ -126,6 +127,7 @@ def test_every_schema_enum_is_its_registry_in_the_code():
     function added in the code and not in the schema, or the other way round, fails here)."""
     registries = {
         "fig1/properties/kernel": KERNELS,
+        "fig1/properties/layout": LAYOUTS,
         "fig1/properties/methods/properties/local_bo/properties/schedule": BATCH_SCHEDULES,
         "fig1/properties/methods/properties/local_bo/properties/step_rule": STEP_RULES,
         "fig2/properties/kernel": KERNELS,
@@ -435,3 +437,15 @@ def test_fig3_costs_more_when_its_runs_grow():
     assert work(fig1={"budget": 50000}) == pytest.approx(10 * work())
     assert work(fig1={"num_features": 8192}) == pytest.approx(2 * work())
     assert work(fig3={"d": 200}) == pytest.approx(2 * work())
+
+
+def test_labels_give_each_methods_budget_where_the_budgets_differ():
+    quick = yaml.safe_load((REPO / "config" / "quick.yaml").read_text())
+    config = copy.deepcopy(CONFIG)
+    paper = load_settings(copy.deepcopy(config), SCHEMA).fig1_jobs().labels()
+    assert paper["gp_ucb"] == "GP-UCB"  # one budget: no budget in any label
+    update_config(config, quick)
+    labels = load_settings(config, SCHEMA).fig1_jobs().labels()
+    budget = quick["fig1"]["methods"]["gp_ucb"]["budget"]
+    assert labels["gp_ucb"] == f"GP-UCB ({budget} evaluations)"
+    assert labels["local_bo"] == f"local BO ({quick['fig1']['budget']} evaluations)"

@@ -1,5 +1,6 @@
 # What every rules file shares: the validated config as typed settings, and the list of final
 # targets that each rules file extends with its own (rule all asks for all of them).
+from localbo.pipeline.files import gallery_name
 from localbo.pipeline.resources import scheduled
 from localbo.pipeline.settings import load_settings
 
@@ -16,6 +17,25 @@ def included(name):
     includes that file first, so the Snakefile's order of inclusion does not matter)."""
     rules = Path(workflow.basedir, "workflow", "rules", name)
     return any(Path(str(source)) == rules for source in workflow.included)
+
+
+def tables(outputs):
+    """A plot rule's table inputs: a table rule's outputs (one path, or named ones), or with
+    `redraw_from` their copies in that gallery, which no rule makes: only plot rules run.
+    """
+    if SETTINGS.redraw_from is None:
+        return outputs
+    gallery = Path(workflow.basedir, SETTINGS.redraw_from)
+    if isinstance(outputs, str):
+        return str(gallery / gallery_name(outputs))
+    return {name: str(gallery / gallery_name(path)) for name, path in outputs.items()}
+
+
+def final_targets():
+    """What `rule all` asks for: every figure and table, or with `redraw_from` the figures."""
+    if SETTINGS.redraw_from is None:
+        return FINAL_TARGETS
+    return [target for target in FINAL_TARGETS if target.startswith("figures/")]
 
 
 # Each rules file appends its figures and tables: `rule all` needs no hand-kept list.

@@ -70,7 +70,7 @@ rule fig1_table:
 
 rule fig1_plot:
     input:
-        rules.fig1_table.output[0],
+        tables(rules.fig1_table.output[0]),
     output:
         pdf=report(
             "figures/fig1_local_solutions.pdf",
@@ -86,6 +86,7 @@ rule fig1_plot:
         "../../envs/localbo.yaml"
     params:
         labels=FIG1.labels(),
+        layout=SETTINGS.fig1.layout,
     script:
         "../../scripts/fig1_plot.py"
 

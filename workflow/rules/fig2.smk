@@ -44,7 +44,7 @@ rule fig2_table:
 
 rule fig2_plot:
     input:
-        rules.fig2_table.output[0],
+        tables(rules.fig2_table.output[0]),
     output:
         pdf=report(
             "figures/fig2_error_function.pdf",

@@ -72,7 +72,7 @@ rule fig3_table:
 
 rule fig3_plot:
     input:
-        **rules.fig3_table.output,
+        **tables(rules.fig3_table.output),
     output:
         pdf=report(
             "figures/fig3_restarts.pdf",

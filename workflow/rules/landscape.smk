@@ -64,9 +64,7 @@ rule landscape_table:
 
 rule landscape_plot:
     input:
-        population=rules.landscape_table.output.population,
-        percentiles=rules.landscape_table.output.percentiles,
-        summary=rules.landscape_table.output.summary,
+        **tables(rules.landscape_table.output),
     output:
         pdf=report(
             "figures/landscape.pdf",

@@ -85,8 +85,7 @@ rule rates_table:
 
 rule rates_plot:
     input:
-        curves=rules.rates_table.output.curves,
-        slopes=rules.rates_table.output.slopes,
+        **tables(rules.rates_table.output),
     output:
         pdf=report(
             "figures/rates.pdf",

@@ -56,7 +56,7 @@ rule rbf_error_table:
 
 rule rbf_error_plot:
     input:
-        rules.rbf_error_table.output.estimates,
+        tables(rules.rbf_error_table.output.estimates),
     output:
         pdf=report(
             "figures/rbf_error_function.pdf",

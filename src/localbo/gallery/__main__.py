@@ -1,4 +1,4 @@
-"""The gallery's command: `python -m localbo.gallery {add,still-to-run} ...` (see `--help`)."""
+"""The gallery's command: `python -m localbo.gallery {add,still-to-run,redraw} ...` (`--help`)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 from localbo.gallery import GALLERY
 from localbo.gallery.add import add_run
+from localbo.gallery.redraw import redraw
 from localbo.gallery.still_to_run import still_to_run
 
 REPO = Path(__file__).resolve().parents[3]
@@ -35,13 +36,17 @@ def main(argv: list[str] | None = None) -> None:
     )
     still = commands.add_parser("still-to-run", help="the Fig. 1 runs a config still asks for")
     still.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
+    again = commands.add_parser("redraw", help="redraw every figure from the gallery's tables")
+    again.add_argument("--cores", type=int, default=2, help="Snakemake's cores")
     args = parser.parse_args(argv)
     if args.command == "add":
         supersede = frozenset(args.supersede)
-        for path in add_run(args.run, args.gallery, args.config, REPO, args.code, supersede):
-            print(path)
+        written = add_run(args.run, args.gallery, args.config, REPO, args.code, supersede)
+    elif args.command == "redraw":
+        written = redraw(args.gallery, REPO, args.cores)
     else:
-        print("\n".join(still_to_run(args.gallery, args.config)))
+        written = still_to_run(args.gallery, args.config)
+    print("\n".join(map(str, written)))
 
 
 if __name__ == "__main__":

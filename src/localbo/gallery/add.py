@@ -43,8 +43,9 @@ from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
+from localbo.pipeline.files import gallery_name
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
-from localbo.pipeline.settings import merged_config
+from localbo.pipeline.settings import load_settings, merged_config
 from localbo.plotting import save_figure
 
 # an output path a rules file names, in quotes: "figures/x.png", "results/fig2/x.csv"
@@ -58,13 +59,6 @@ def figure_of_output(rules_dir: Path) -> dict[str, str]:
         for path in OUTPUT.findall(smk.read_text()):
             found.setdefault(path, smk.stem)
     return found
-
-
-def gallery_name(relative: Path) -> str:
-    """The gallery's name of a file at `relative` in a run directory: tables keep their folder
-    in the name (results/fig1/local_solutions.csv -> fig1-local_solutions.csv), so two tables of
-    one name cannot overwrite each other."""
-    return "-".join(relative.parts[1:])
 
 
 # Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
@@ -118,14 +112,12 @@ def merge_runs(
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
-    """Each method's label in panel order: that of fig1.methods in the config files (the order
-    of config/config.yaml, which every part shares; later files may add methods, and a section
-    merges key by key as Snakemake merges configs: `merged_config`), then any other method of the
-    table by name.
-    """
-    sections = (merged_config(configs).get("fig1") or {}).get("methods") or {}
-    order = [m for m in sections if m in methods] + sorted(methods - set(sections))
-    return {m: optimizer_class(m, (sections.get(m) or {}).get("module")).label for m in order}
+    """Each method's label in panel order: the config files' (`Fig1Jobs.labels`, in the order
+    of fig1.methods, config/config.yaml's, which every part shares; later files may add methods
+    or leave some out), then any other method of the table by name."""
+    labels = load_settings(merged_config(configs)).fig1_jobs().labels()
+    order = [m for m in labels if m in methods] + sorted(methods - set(labels))
+    return {m: labels.get(m) or optimizer_class(m).label for m in order}
 
 
 def add_run(
@@ -261,5 +253,6 @@ def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str,
                 table = pd.read_csv(path)
             else:
                 labels = method_labels(what, set(table["method"]))
-                save_figure(local_solutions_figure(table, labels), None, path)
+                layout = load_settings(merged_config(what)).fig1.layout
+                save_figure(local_solutions_figure(table, labels, layout), None, path)
         save_json(staged.enter_context(atomic_path(provenance_file, suffix=".json")), provenance)

@@ -17,9 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from localbo.gallery.add import RUN_TABLE, gallery_name
+from localbo.gallery.add import RUN_TABLE
 from localbo.gallery.parts import RunKey, asked_runs, made_by, run_key
 from localbo.io import load_csv
+from localbo.pipeline.files import gallery_name
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 Cell = tuple[str, int, float]  # method, d, sigma

@@ -159,6 +159,7 @@ class Fig1Settings:
         budget: evaluations per run (a method's own `budget` overrides it).
         box: the domain.
         methods: the methods, each with its job layout and settings.
+        layout: the figure's layout, "compare" or "paper" (`local_solutions_figure`).
     """
 
     kernel: str = "rbf"
@@ -170,6 +171,7 @@ class Fig1Settings:
     budget: int = 5000
     box: BoxBounds = field(default_factory=BoxBounds)
     methods: Methods = field(default_factory=Methods)
+    layout: str = "compare"
 
     def method(self, name: str) -> Method:
         return self.methods.methods[name]
@@ -326,8 +328,17 @@ class Fig1Jobs:
         return dict([*run[:after], paths, *run[after:]])
 
     def labels(self) -> dict[str, str]:
-        """Each method's name in the figure."""
-        return {name: m.optimizer.label for name, m in self.settings.methods.methods.items()}
+        """Each method's name in the figure, with its budget where the methods' budgets differ
+        (the quick config runs the slow methods at smaller budgets)."""
+        methods = self.settings.methods.methods
+        budgets = {name: self.settings.budget_of(name) for name in methods}
+        differ = len(set(budgets.values())) > 1
+        return {
+            name: f"{m.optimizer.label} ({budgets[name]} evaluations)"
+            if differ
+            else m.optimizer.label
+            for name, m in methods.items()
+        }
 
     def path_mb(self, d: int) -> float:
         """Memory of one sample path in d: M x (d + 2) floats."""

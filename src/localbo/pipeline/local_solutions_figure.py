@@ -1,9 +1,16 @@
 """Fig. 1 drawn from its table (results/fig1/local_solutions.csv), laid out from its methods.
 
-Top row: box plots of the true f at local BO's returned point against d, one panel per noise
-level. Bottom row: the grid size n whose expected minimum reaches the sigma = 0 median v
-(Remark 1, log10 n = v^2 / (2 ln 10)), then one box-plot panel per other method (its first noise
-level), in the order of `labels`. For the paper's three methods this is the paper's layout.
+Two layouts (`fig1.layout`):
+
+- "compare" (the default): the top row has local BO's box plots of the true f at its returned
+  point against d, one panel per noise level on one y axis, and the grid size n whose expected
+  minimum reaches the sigma = 0 median v (Remark 1, log10 n = v^2 / (2 ln 10)); below, one
+  panel with every method's sigma = 0 boxes side by side at each d, on one y axis, so that the
+  methods compare at a glance (TuRBO-1's first trust region as a method of its own when the
+  table has `first_region_value`);
+- "paper": the paper's, the grid size and one panel per other method below local BO's, each
+  with its own y axis.
+
 A box drawn from fewer runs than the table's fullest (method, d, sigma) cell is marked with its
 count: a gallery that grows by parts has cells that hold only some of their paths so far.
 
@@ -20,79 +27,160 @@ import pandas as pd
 import seaborn as sns
 
 from localbo.methods.local_bo import LocalBO
-from localbo.plotting import set_style
+from localbo.plotting import PALETTE, boxes, set_style
 from localbo.restarts import grid_size_log10
 
 log = logging.getLogger(__name__)
 
+LAYOUTS = ("compare", "paper")
+# TuRBO-1's best before its first restart, drawn as a method of its own in the comparison
+FIRST_REGION = "first_region_value"
 
-def local_solutions_figure(runs: pd.DataFrame, labels: dict[str, str]) -> plt.Figure:
+
+def _mark_partial(ax: plt.Axes, counts: pd.Series, full: int, positions: dict) -> None:
+    """Write the run count above each box of fewer runs than `full` (its x in `positions`)."""
+    partial = counts[counts < full]
+    if partial.empty:
+        return
+    low, high = ax.get_ylim()  # room above the boxes for their marks
+    ax.set_ylim(low, high + 0.15 * (high - low))
+    for key, count in partial.items():
+        ax.annotate(  # on two lines, so that neighbouring marks do not run together
+            f"{count}\npath{'s' * (count > 1)}",
+            (positions[key], 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(0, -3),
+            textcoords="offset points",
+            ha="center",
+            va="top",
+            fontsize="x-small",
+        )
+
+
+def _grid_size(ax: plt.Axes, local: pd.DataFrame, dims: list[int], color: object) -> None:
+    """Remark 1's grid size against d, from local BO's sigma = 0 medians."""
+    medians = local[local["sigma"] == 0].groupby("d")["value"].median().reindex(dims)
+    log10_n = grid_size_log10(medians.to_numpy())
+    ax.plot(range(len(dims)), log10_n, "o-", color=color)
+    ax.set_xticks(range(len(dims)), [str(d) for d in dims])
+    ax.set_xlabel("$d$")
+    ax.set_ylabel("$\\log_{10} n$")
+    ax.set_title("grid size to reach the $\\sigma$ = 0 median")
+    for d, v, n in zip(dims, medians, log10_n, strict=True):
+        log.info("d = %d: sigma = 0 median %.3f, grid size 10^%.1f", d, v, n)
+
+
+def _boxes(ax: plt.Axes, data: pd.DataFrame, dims: list[int], title: str, full: int) -> None:
+    """One method's boxes against d."""
+    values = [data.loc[data["d"] == d, "value"].to_numpy() for d in dims]
+    boxes(ax, values, range(len(dims)), sns.color_palette()[0])
+    ax.set_xticks(range(len(dims)), [str(d) for d in dims])
+    ax.set_title(title)
+    _mark_partial(ax, data.groupby("d").size(), full, {d: dims.index(d) for d in dims})
+    log.info("panel: %s", title)
+    ax.set_xlabel("$d$")
+    ax.set_ylabel("$f$ at the returned point")
+
+
+def compared(runs: pd.DataFrame, labels: dict[str, str]) -> tuple[pd.DataFrame, list[str]]:
+    """The sigma = 0 runs of every method with its label as `method` (a method without sigma = 0
+    runs is left out), TuRBO-1's first region as a method of its own, and the labels in order."""
+    rows, order = [], []
+    for method, label in labels.items():
+        sel = runs[(runs["method"] == method) & (runs["sigma"] == 0)]
+        if sel.empty:
+            continue
+        rows.append(sel.assign(method=label))
+        order.append(label)
+        if FIRST_REGION in sel and sel[FIRST_REGION].notna().any():
+            first = f"{label}, first region"
+            rows.append(sel.assign(method=first, value=sel[FIRST_REGION]))
+            order.append(first)
+    return pd.concat(rows, ignore_index=True), order
+
+
+def local_solutions_figure(
+    runs: pd.DataFrame, labels: dict[str, str], layout: str = "compare"
+) -> plt.Figure:
     """The figure of a Fig. 1 table (one row per run: method, d, sigma, path, value, ...).
 
     Args:
         runs: the table. labels: each method's name in the figure, in panel order.
+        layout: "compare" or "paper" (the module docstring).
     """
+    if layout not in LAYOUTS:
+        raise ValueError(f"layout: {layout!r} is not one of {LAYOUTS}")
     set_style()
     dims = sorted(runs["d"].unique())
     local = runs[runs["method"] == LocalBO.name]
+    full = int(runs.groupby(["method", "d", "sigma"]).size().max())
+    if layout == "paper":
+        return _paper_layout(runs, labels, dims, local, full)
+    sigmas = sorted(local["sigma"].unique())
+    top = len(sigmas) + int(not local.empty)
+    fig = plt.figure(figsize=(max(12.8, 3.2 * top), 9.6))
+    grid = fig.add_gridspec(2, max(top, 1), height_ratios=(1, 1.25))
+    first = None
+    for k, sigma in enumerate(sigmas):
+        ax = fig.add_subplot(grid[0, k], sharey=first)
+        first = first or ax
+        title = f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}"
+        _boxes(ax, local[local["sigma"] == sigma], dims, title, full)
+        if k:
+            ax.set_ylabel("")  # the first panel's axis
+    if not local.empty:
+        _grid_size(fig.add_subplot(grid[0, len(sigmas)]), local, dims, sns.color_palette()[0])
+    ax = fig.add_subplot(grid[1, :])
+    data, order = compared(runs, labels)
+    width = 0.8 / len(order)  # the boxes of a d share 0.8 of its slot, in `order`
+    positions = {
+        (label, d): i - 0.4 + width * (k + 0.5)
+        for k, label in enumerate(order)
+        for i, d in enumerate(dims)
+    }
+    for label, color in zip(order, sns.color_palette(PALETTE, len(order)), strict=True):
+        values = [data.loc[(data["method"] == label) & (data["d"] == d), "value"] for d in dims]
+        x = [positions[label, d] for d in dims]
+        boxes(ax, [v.to_numpy() for v in values], x, color, 0.9 * width, label)
+    ax.set_xticks(range(len(dims)), [str(d) for d in dims])
+    _mark_partial(ax, data.groupby(["method", "d"]).size(), full, positions)
+    ax.set_title("every method, $\\sigma$ = 0")
+    ax.set_xlabel("$d$")
+    ax.set_ylabel("$f$ at the returned point")
+    ax.legend(ncols=min(4, len(order)), loc="lower left", frameon=True, fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+def _paper_layout(
+    runs: pd.DataFrame, labels: dict[str, str], dims: list[int], local: pd.DataFrame, full: int
+) -> plt.Figure:
+    """The paper's layout: local BO's noise levels on top, then the grid size and one panel per
+    other method (its first noise level)."""
     sigmas = sorted(local["sigma"].unique())
     others = [m for m in labels if m != LocalBO.name]
     bottom = int(not local.empty) + len(others)
     ncols = max(3, len(sigmas), bottom)
     fig, axes = plt.subplots(2, ncols, figsize=(3.2 * ncols, 6.4), squeeze=False)
-    color = sns.color_palette()[0]
-    full = int(runs.groupby(["method", "d", "sigma"]).size().max())
     for ax in axes.ravel():
         ax.set_visible(False)
-
-    def boxes(ax: plt.Axes, data: pd.DataFrame, title: str) -> None:
-        ax.set_visible(True)
-        sns.boxplot(
-            data=data, x="d", y="value", order=dims, ax=ax, color=color, fliersize=2, linewidth=0.8
-        )
-        ax.set_title(title)
-        counts = data.groupby("d").size()  # the cells drawn, each with at least one run
-        partial = counts[counts < full]  # cells run on some of their paths so far
-        if not partial.empty:  # room above the boxes for their marks
-            low, high = ax.get_ylim()
-            ax.set_ylim(low, high + 0.15 * (high - low))
-        for d, count in partial.items():
-            ax.annotate(  # on two lines, so that neighbouring marks do not run together
-                f"{count}\npath{'s' * (count > 1)}",
-                (dims.index(d), 1.0),
-                xycoords=("data", "axes fraction"),
-                xytext=(0, -3),
-                textcoords="offset points",
-                ha="center",
-                va="top",
-                fontsize="x-small",
-            )
-        log.info("panel: %s", title)
-        ax.set_xlabel("$d$")
-        ax.set_ylabel("$f$ at the returned point")
-
     for ax, sigma in zip(axes[0], sigmas, strict=False):
-        boxes(ax, local[local["sigma"] == sigma], f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}")
-
+        ax.set_visible(True)
+        title = f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}"
+        _boxes(ax, local[local["sigma"] == sigma], dims, title, full)
     panels = iter(axes[1])
     if not local.empty:
         ax = next(panels)
         ax.set_visible(True)
-        medians = local[local["sigma"] == 0].groupby("d")["value"].median().reindex(dims)
-        log10_n = grid_size_log10(medians.to_numpy())
-        ax.plot(range(len(dims)), log10_n, "o-", color=color)
-        ax.set_xticks(range(len(dims)), [str(d) for d in dims])
-        ax.set_xlabel("$d$")
-        ax.set_ylabel("$\\log_{10} n$")
-        ax.set_title("grid size to reach the $\\sigma$ = 0 median")
-        for d, v, n in zip(dims, medians, log10_n, strict=True):
-            log.info("d = %d: sigma = 0 median %.3f, grid size 10^%.1f", d, v, n)
-
+        _grid_size(ax, local, dims, sns.color_palette()[0])
     for ax, method in zip(panels, others, strict=False):
         sel = runs[runs["method"] == method]
         if sel.empty:
             continue
+        ax.set_visible(True)
         sigma = sorted(sel["sigma"].unique())[0]
-        boxes(ax, sel[sel["sigma"] == sigma], f"{labels[method]}, $\\sigma$ = {sigma:g}")
+        _boxes(
+            ax, sel[sel["sigma"] == sigma], dims, f"{labels[method]}, $\\sigma$ = {sigma:g}", full
+        )
     fig.tight_layout()
     return fig

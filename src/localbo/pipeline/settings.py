@@ -34,9 +34,15 @@ SEED = 20231210  # the base of every random stream
 
 @dataclass(frozen=True)
 class PipelineSettings:
-    """Every section of the config; the defaults are the paper-scale run (config/config.yaml)."""
+    """Every section of the config; the defaults are the paper-scale run (config/config.yaml).
+
+    `redraw_from`, a gallery folder (relative to the repository), makes a run that redraws the
+    figures from that gallery's tables: the plot rules read them, and only they run (and the
+    few jobs whose outputs a plot reads besides a table: Figs. 4 and 5's estimates).
+    """
 
     seed: int = SEED
+    redraw_from: str | None = None
     fig2: Fig2Settings = field(default_factory=Fig2Settings)
     fig1: Fig1Settings = field(default_factory=Fig1Settings)
     fig3: Fig3Settings = field(default_factory=Fig3Settings)
