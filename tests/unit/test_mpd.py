@@ -7,18 +7,22 @@ import copy
 
 import numpy as np
 import pytest
+from scipy.special import ndtr
 
 from localbo.gp import GP
 from localbo.kernels import RBF, Matern52
 from localbo.methods.mpd import (
     MPD,
+    REFERENCE_CLAMP,
     DownhillQuadratic,
     MPDSettings,
     descent,
+    gradient_covariance,
     gradient_posterior,
     move,
     mpd,
     sample_point,
+    standardized,
 )
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
@@ -200,3 +204,33 @@ def test_the_acquisition_refuses_a_kernel_it_has_no_closed_form_for():
     gp = GP(Matern52(), X, np.zeros(4), 1e-4)
     with pytest.raises(ValueError, match="needs the RBF kernel"):
         DownhillQuadratic(gp, np.zeros(2), np.zeros(2))
+
+
+def test_the_reference_codes_choices_are_each_what_it_does():
+    """Clamped covariance entries, standardized targets, the unit-v probability, an unbounded
+    move: each of `reference_code`'s choices, and a run with them that spends its budget."""
+    gp, _ = _gp(5, d=3)
+    x = np.zeros(3)
+    clamped = gradient_covariance(gp, x, clamp=True)
+    assert np.all(clamped >= REFERENCE_CLAMP)
+    assert np.array_equal(clamped, np.maximum(gradient_covariance(gp, x), REFERENCE_CLAMP))
+    y = np.array([2.0, -1.0, 4.0, 0.5])
+    assert np.isclose(standardized(y).mean(), 0.0) and np.isclose(standardized(y).std(ddof=1), 1.0)
+    mean, cov = gp.grad_mean(x), gradient_covariance(gp, x)
+    v = np.linalg.solve(cov, mean)
+    code = descent(mean, cov, unit_probability=True)[1]
+    assert np.isclose(code, ndtr(np.sqrt(v @ mean / np.linalg.norm(v))))
+    # a slope towards the box's edge: the default move stops on it, the reference's leaves it
+    f = Quadratic([1.5], [1.0])
+    X = np.linspace(0.6, 1.0, 5)[:, None]
+    slope = GP(RBF(), X, f(X), 1e-6)
+    box = Box(-1.0, 1.0, 1)
+    ours = move(slope, np.array([0.9]), box, MPDSettings())
+    theirs = move(slope, np.array([0.9]), box, MPDSettings(reference_code=True))
+    assert ours[0] <= 1.0 < theirs[0]
+    path = FourierSamplePath.draw(RBF(), 2, 256, rng_for(41, "path"))
+    result = mpd(
+        NoisyObjective(path, 0.0, 40), RBF(), np.zeros(2), Box(-5, 5, 2), rng_for(42),
+        MPDSettings(reference_code=True, raw_samples=8, restarts=1),
+    )  # fmt: skip
+    assert result.evaluations == 40

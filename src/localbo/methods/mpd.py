@@ -44,6 +44,13 @@ Where we depart from the reference code, and why:
   solve costs 1.43x (d = 10) and 1.57x (d = 50) the CPU and reaches the same acquisition value
   (median ratio 1 - 1e-9).
 
+With `reference_code`, MPD follows the reference code's choices where we depart from it, to
+measure what they change: p* = Phi(sqrt(v^T mu)) with the unit v, the window's targets
+standardized (the code's `standardize`: mean 0, unbiased standard deviation 1, where it is above
+1e-9), the code's model noise variance 0.01 in place of sigma^2 + `min_noise_var`, every entry
+of the gradient covariance clamped at 1e-9 (the code's `clamp_min`), and a move not bounded by
+the box. The gradient mean is the one from before an iteration's new points either way.
+
 Returned: the final iterate, at its true f (as local BO's); the info gives `best_observation_value`,
 the true f at the best observation, which is often better (the iterate jumps out of basins).
 
@@ -83,6 +90,8 @@ class MPDSettings:
         min_probability: the move goes on while p* is at least this.
         max_substeps: cap on the sub-steps of one move (the reference's: 10 001).
         min_noise_var: nugget added to sigma^2 in the GP.
+        reference_code: follow the reference code's choices where we depart from them (the
+            module docstring).
     """
 
     delta: float = 0.2
@@ -93,6 +102,7 @@ class MPDSettings:
     min_probability: float = 0.65
     max_substeps: int = 1000
     min_noise_var: float = 1e-6
+    reference_code: bool = False
 
     def __post_init__(self) -> None:
         counts = ("restarts", "raw_samples", "window_factor", "max_substeps")
@@ -103,20 +113,44 @@ class MPDSettings:
         require(self, lambda v: v >= 0, ">= 0", "min_noise_var")
 
 
-def gradient_posterior(gp: GP, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(d,) mean and (d, d) symmetrized covariance of grad f(x) given the GP's data."""
+# the reference code's model noise variance and the floor it clamps every entry of the gradient
+# covariance at (../shared/notes/reference-implementations.md)
+REFERENCE_NOISE_VAR = 0.01
+REFERENCE_CLAMP = 1e-9
+
+
+def gradient_covariance(gp: GP, x: np.ndarray, clamp: bool = False) -> np.ndarray:
+    """(d, d) covariance of grad f(x) given the GP's data, symmetrized; with `clamp`, every
+    entry at least `REFERENCE_CLAMP`, as the reference code makes it."""
     cov = gp.grad_cov(x)
-    return gp.grad_mean(x), 0.5 * (cov + cov.T)
+    cov = 0.5 * (cov + cov.T)
+    return np.maximum(cov, REFERENCE_CLAMP) if clamp else cov
 
 
-def descent(mean: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, float]:
+def gradient_posterior(gp: GP, x: np.ndarray, clamp: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """(d,) mean and (d, d) covariance (`gradient_covariance`) of grad f(x) given the data."""
+    return gp.grad_mean(x), gradient_covariance(gp, x, clamp)
+
+
+def descent(
+    mean: np.ndarray, cov: np.ndarray, unit_probability: bool = False
+) -> tuple[np.ndarray, float]:
     """The most probable descent direction -Sigma^-1 mu / ||Sigma^-1 mu|| (d,) and its
-    probability p* = Phi(sqrt(mu^T Sigma^-1 mu))."""
+    probability p* = Phi(sqrt(mu^T Sigma^-1 mu)); with `unit_probability`, the reference code's
+    Phi(sqrt(v^T mu)) with v = Sigma^-1 mu / ||Sigma^-1 mu||.
+
+    Example:
+        >>> mean, cov = np.array([1.0, 0.0]), np.diag([0.25, 1.0])
+        >>> direction, p = descent(mean, cov)  # mu^T Sigma^-1 mu = 4
+        >>> direction.tolist(), round(p, 6), round(descent(mean, cov, True)[1], 6)
+        ([-1.0, -0.0], 0.97725, 0.841345)
+    """
     L, _ = cholesky(cov)
     v = cho_solve(L, mean)
     norm = np.linalg.norm(v)  # 0 where mu = 0 (no data yet): no direction, probability 1/2
     direction = -v / norm if norm > 0 else np.zeros_like(v)
-    return direction, float(ndtr(math.sqrt(max(float(mean @ v), 0.0))))
+    quadratic = float(mean @ v) / norm if unit_probability and norm > 0 else float(mean @ v)
+    return direction, float(ndtr(math.sqrt(max(quadratic, 0.0))))
 
 
 class DownhillQuadratic:
@@ -135,13 +169,12 @@ class DownhillQuadratic:
             for the iteration.
     """
 
-    def __init__(self, gp: GP, x: np.ndarray, mean: np.ndarray) -> None:
+    def __init__(self, gp: GP, x: np.ndarray, mean: np.ndarray, clamp: bool = False) -> None:
         if not isinstance(gp.kernel, RBF):
             raise ValueError(f"MPD's acquisition needs the RBF kernel, got {gp.kernel.name}")
         self.gp, self.x = gp, x
         self.ell2 = gp.kernel.lengthscale**2
-        cov = gp.grad_cov(x)
-        self.L_sigma, _ = cholesky(0.5 * (cov + cov.T))
+        self.L_sigma, _ = cholesky(gradient_covariance(gp, x, clamp))
         self.sigma_inv_mean = cho_solve(self.L_sigma, mean)
         self.whitened_mean = solve_lower(self.L_sigma, mean)  # (d,) L_S^-1 mu
         self.quadratic = float(mean @ self.sigma_inv_mean)
@@ -201,7 +234,8 @@ def sample_point(
     """
     lower = np.maximum(x - settings.delta, box.lower)
     upper = np.minimum(x + settings.delta, box.upper)
-    acquisition = acquisition_type(gp, x, mean)
+    clamp = {"clamp": True} if settings.reference_code else {}  # the oracle's has no clamp
+    acquisition = acquisition_type(gp, x, mean, **clamp)
     raw = lower + (upper - lower) * rng.random((settings.raw_samples, len(x)))
     values = acquisition.values(raw)
     best_z, best_value = raw[np.argmax(values)], float(values.max())
@@ -234,11 +268,25 @@ def move(gp: GP, x: np.ndarray, box: Box, settings: MPDSettings) -> np.ndarray:
         if first < k:  # x_n = x_(first + (n - first) mod period) for every later n
             return orbit[first + (settings.max_substeps - first) % (k - first)]
         orbit.append(x)
-        direction, probability = descent(*gradient_posterior(gp, x))
+        reference = settings.reference_code
+        direction, probability = descent(*gradient_posterior(gp, x, reference), reference)
         if probability < settings.min_probability:
             break
-        x = box.project(x + settings.step * direction)
+        x = x + settings.step * direction
+        x = x if reference else box.project(x)  # the reference code's move is unbounded
     return x
+
+
+def standardized(y: np.ndarray) -> np.ndarray:
+    """y with mean 0 and unbiased standard deviation 1, as the reference code's `standardize`
+    (a standard deviation that is undefined or below 1e-9 counts as 1).
+
+    Example:
+        >>> standardized(np.array([1.0, 3.0])).tolist(), standardized(np.array([2.0])).tolist()
+        ([-0.7071067811865475, 0.7071067811865475], [0.0])
+    """
+    std = float(np.std(y, ddof=1)) if len(y) > 1 else math.nan
+    return (y - y.mean()) / (std if std >= 1e-9 else 1.0)
 
 
 def mpd(
@@ -260,7 +308,8 @@ def mpd(
     settings = settings or MPDSettings()
     d = box.d
     window = settings.window_factor * d
-    noise_var = objective.sigma**2 + settings.min_noise_var
+    reference = settings.reference_code
+    noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + settings.min_noise_var
     X, y = np.empty((0, d)), np.empty(0)
     x = box.project(np.array(x0, dtype=float))
     best_x, best_y = x, math.inf
@@ -275,7 +324,7 @@ def mpd(
         X, y = np.vstack([X, point])[-window:], np.append(y, value)[-window:]
         if value[0] < best_y:
             best_x, best_y = point, float(value[0])
-        return GP(kernel, X, y, noise_var)
+        return GP(kernel, X, standardized(y) if reference else y, noise_var)
 
     while objective.remaining > 0:
         gp = observe(x)
