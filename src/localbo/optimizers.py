@@ -77,6 +77,8 @@ class Optimizer(ABC):
     resumable: ClassVar[bool] = False
     # False for a method whose run does not evaluate x0 (and so may return a point worse than it)
     evaluates_start: ClassVar[bool] = True
+    # True for a reference that is no BO method (it uses what a method cannot, e.g. the gradient)
+    oracle: ClassVar[bool] = False
     # settings its `Settings` refuses, each a few knobs whose first is named by the ValueError:
     # the contract tests check every one (tests/unit/test_optimizers.py)
     invalid_settings: ClassVar[tuple[dict[str, Any], ...]] = ()

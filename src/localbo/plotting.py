@@ -45,6 +45,11 @@ def set_style() -> None:
     )
 
 
+def palette(n: int) -> list[tuple[float, float, float]]:
+    """The first n colours of the figures' palette (it repeats after its ten)."""
+    return sns.color_palette(PALETTE, n)
+
+
 def boxes(
     ax: plt.Axes,
     groups: Sequence[np.ndarray],

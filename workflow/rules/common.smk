@@ -2,6 +2,7 @@
 # targets that each rules file extends with its own (rule all asks for all of them).
 from localbo.pipeline.files import gallery_name
 from localbo.pipeline.resources import scheduled
+from localbo.pipeline.sections import as_config
 from localbo.pipeline.settings import load_settings
 
 # every problem of the config at once, one line each (schema and semantic checks)
@@ -32,14 +33,18 @@ def tables(outputs):
 
 
 def final_targets():
-    """What `rule all` asks for: every figure and table, or with `redraw_from` the figures."""
+    """What `rule all` asks for: every figure and table, or with `redraw_from` the figures and
+    the tables made from other tables (`DERIVED_TARGETS`)."""
     if SETTINGS.redraw_from is None:
         return FINAL_TARGETS
-    return [target for target in FINAL_TARGETS if target.startswith("figures/")]
+    return [t for t in FINAL_TARGETS if t.startswith("figures/") or t in DERIVED_TARGETS]
 
 
-# Each rules file appends its figures and tables: `rule all` needs no hand-kept list.
+# Each rules file appends its figures and tables: `rule all` needs no hand-kept list. Tables made
+# from other figures' tables alone (their inputs through `tables`) are also DERIVED_TARGETS: a
+# redraw makes them from the gallery's tables.
 FINAL_TARGETS = []
+DERIVED_TARGETS = []
 
 
 wildcard_constraints:

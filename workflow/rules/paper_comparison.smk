@@ -12,10 +12,10 @@ for uses in ("fig1.smk", "fig2.smk", "fig3.smk", "gradient_estimation.smk"):
 
 rule paper_comparison:
     input:
-        fig1=rules.fig1_table.output[0],
-        fig2=rules.fig2_table.output[0],
-        fig3=rules.fig3_table.output.best,
-        gradient_estimation=rules.gradient_estimation_table.output[0],
+        fig1=tables(rules.fig1_table.output[0]),
+        fig2=tables(rules.fig2_table.output[0]),
+        fig3=tables(rules.fig3_table.output.best),
+        gradient_estimation=tables(rules.gradient_estimation_table.output[0]),
     output:
         report(
             "results/paper_comparison.csv",
@@ -37,3 +37,4 @@ rule paper_comparison:
 
 
 FINAL_TARGETS.extend(rules.paper_comparison.output)
+DERIVED_TARGETS.extend(rules.paper_comparison.output)

@@ -42,7 +42,7 @@ from localbo.gallery.parts import config_copy, renewed_runs
 from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.optimizers import optimizer_class
-from localbo.pipeline.fig1 import TABLE_COLUMNS, table_order
+from localbo.pipeline.fig1 import TABLE_COLUMNS, Fig1Jobs, table_order
 from localbo.pipeline.files import gallery_name
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import load_settings, merged_config
@@ -112,12 +112,19 @@ def merge_runs(
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
-    """Each method's label in panel order: the config files' (`Fig1Jobs.labels`, in the order
-    of fig1.methods, config/config.yaml's, which every part shares; later files may add methods
-    or leave some out), then any other method of the table by name."""
-    labels = load_settings(merged_config(configs)).fig1_jobs().labels()
-    order = [m for m in labels if m in methods] + sorted(methods - set(labels))
-    return {m: labels.get(m) or optimizer_class(m).label for m in order}
+    """Each drawn method's label in panel order: the config files' (`Fig1Jobs.labels`, in the
+    order of fig1.methods, config/config.yaml's, which every part shares; later files may add
+    methods or leave some out), then any other method of the table that is registered by its
+    name, in name order. A method the configs name but do not draw, or a variant they do not
+    name, is not drawn."""
+    fig1 = load_settings(merged_config(configs)).fig1
+    labels = Fig1Jobs(0, fig1).labels()
+    for method in sorted(methods - set(fig1.methods.methods)):
+        try:
+            labels[method] = optimizer_class(method).label
+        except ValueError:  # a variant the configs do not name
+            continue
+    return {m: label for m, label in labels.items() if m in methods}
 
 
 def add_run(

@@ -183,6 +183,7 @@ class ExactGradient(Optimizer):
     name = "exact_gradient"
     label = "exact-gradient local search"
     invalid_settings = ({"gtol": 0.0},)
+    oracle = True  # the path's exact gradient
     Settings = ExactGradientSettings
     default_noise_levels = (0.0,)
     default_paths_per_job = 50

@@ -43,6 +43,10 @@ class MethodJobs:
             `default_paths_per_job`).
         budget: evaluations per run (None: fig1.budget).
         module: the module that registers the method (None: `localbo.methods.<name>`).
+        optimizer: the registered method the section runs under its own name, a variant at
+            other settings (None: the section's name).
+        label: its name in the figures and tables (None: its optimizer's).
+        drawn: whether Fig. 1 draws it (False: its runs are in the table only).
     """
 
     noise_levels: tuple[float, ...]
@@ -51,6 +55,9 @@ class MethodJobs:
     path_range: tuple[int, int] | None = None
     budget: int | None = None
     module: str | None = None
+    optimizer: str | None = None
+    label: str | None = None
+    drawn: bool = True
 
 
 JOB_KEYS = tuple(MethodJobs.__dataclass_fields__)
@@ -99,7 +106,7 @@ def method_from_config(name: str, section: dict[str, Any] | None, where: str) ->
     """
     section = dict(section or {})
     try:
-        cls = optimizer_class(name, section.get("module"))
+        cls = optimizer_class(section.get("optimizer") or name, section.get("module"))
     except ValueError as error:
         raise ConfigError(f"{where}: {error}") from None
     clash = sorted(set(JOB_KEYS) & set(cls.Settings.__dataclass_fields__))
@@ -316,6 +323,8 @@ class Fig1Jobs:
             "budget": self.settings.budget_of(m.name),
             "box": as_config(self.settings.box),
             "module": m.jobs.module,
+            # a variant names the method it runs (absent otherwise: a built-in's params stay)
+            **({"optimizer": m.jobs.optimizer} if m.jobs.optimizer else {}),
             "method_settings": knobs(m.optimizer.settings, m.optimizer.settings_read(sigma)),
         }
 
@@ -328,17 +337,14 @@ class Fig1Jobs:
         return dict([*run[:after], paths, *run[after:]])
 
     def labels(self) -> dict[str, str]:
-        """Each method's name in the figure, with its budget where the methods' budgets differ
+        """Each drawn method's name in the figure, with its budget where their budgets differ
         (the quick config runs the slow methods at smaller budgets)."""
-        methods = self.settings.methods.methods
+        methods = {n: m for n, m in self.settings.methods.methods.items() if m.jobs.drawn}
         budgets = {name: self.settings.budget_of(name) for name in methods}
-        differ = len(set(budgets.values())) > 1
-        return {
-            name: f"{m.optimizer.label} ({budgets[name]} evaluations)"
-            if differ
-            else m.optimizer.label
-            for name, m in methods.items()
-        }
+        labels = {name: m.jobs.label or m.optimizer.label for name, m in methods.items()}
+        if len(set(budgets.values())) == 1:
+            return labels
+        return {name: f"{label} ({budgets[name]} evaluations)" for name, label in labels.items()}
 
     def path_mb(self, d: int) -> float:
         """Memory of one sample path in d: M x (d + 2) floats."""

@@ -40,7 +40,7 @@ def run_streams(
 
 def job_optimizer(name: str, params: dict[str, Any]) -> Optimizer:
     """The optimizer of one Fig. 1 job, from the parameters `Fig1Jobs.run_params` gave it."""
-    cls = optimizer_class(name, params["module"])
+    cls = optimizer_class(params.get("optimizer") or name, params["module"])
     return cls(build(cls.Settings, params["method_settings"], f"fig1.methods.{name}"))
 
 
