@@ -16,12 +16,19 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     differences = pd.read_csv(smk.input.differences)
     baseline = smk.params.labels.get(smk.params.baseline, smk.params.baseline)
     against_baseline = (summary["against"] == smk.params.baseline) & (summary["sigma"] == 0)
-    groups = list(
-        dict.fromkeys(zip(summary["method"], summary["against"], summary["quantity"], strict=True))
-    )  # the summary's order: the baseline's rows first (sorted), then the pairs'
-    groups = sorted(groups, key=lambda g: g[1] != smk.params.baseline)
+    order = list(smk.params.labels)  # Fig. 1's panels: the config's order
+    quantities = ["returned point", "first region", "best observation"]
+    groups = sorted(
+        set(zip(summary["method"], summary["against"], summary["quantity"], strict=True)),
+        key=lambda g: (
+            g[1] != smk.params.baseline,  # the pairs of variants last
+            order.index(g[0]) if g[0] in order else len(order),
+            g[0],
+            quantities.index(g[2]),
+        ),
+    )
     set_style()
-    colors = palette(len(groups))
+    colors = palette(len(groups) + 1)[1:]  # the baseline's colour left out, as in Fig. 1
     columns = min(4, len(groups))
     rows = -(-len(groups) // columns)
     fig, axes = plt.subplots(
