@@ -1,5 +1,5 @@
 """Plot Fig. 3: density of single-run values (left); median and band of the best value after k
-restarts, ours beside the paper's published curve (right)."""
+restarts, ours beside the paper's published curve and, thin, the other paths' medians (right)."""
 
 from localbo.pipeline.runtime import snakemake_job
 
@@ -30,6 +30,17 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     band = f"{100 * smk.params.band:g}% band"
     right.fill_between(k, best["band_low"], best["band_high"], color=ours, alpha=0.3, lw=0)
     right.plot(k, best["median"], color=ours, label=f"this pipeline: median, {band}")
+    others = load_csv(smk.input.other_paths)  # the spread between paths: their medians, thin
+    for index in sorted({r["path"] for r in others}, key=int):
+        curve = [r for r in others if r["path"] == index]
+        right.plot(
+            [int(r["restarts"]) for r in curve],
+            [float(r["median"]) for r in curve],
+            color=ours,
+            lw=0.6,
+            alpha=0.6,
+            label="other paths: median" if index == others[0]["path"] else None,
+        )
     # the published curve belongs to a d = 100 path: drawn and listed only beside such a run
     has_paper = np.isfinite(best["paper_median"]) & smk.params.show_paper
     if has_paper.any():

@@ -6,12 +6,11 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import pandas as pd
 
-    from localbo.io import save_csv
+    from localbo.io import blank_nan, save_csv
     from localbo.pipeline.method_comparison import (
         DIFFERENCE_COLUMNS,
         SUMMARY_COLUMNS,
         MethodComparisonSettings,
-        blank_nan,
         compare,
     )
     from localbo.pipeline.sections import build

@@ -270,6 +270,7 @@ def run_case(
     kernel_name: str,
     design: QueryDesignSettings | None = None,
     fit: FitSettings | None = None,
+    draw: int = 0,
 ) -> tuple[Design, np.ndarray, GradientEstimate]:
     """One Fig. 4/5 case as the pipeline runs it: design the n queries at x, observe f with
     noise, fit by ML-II, return grad mu_D(x).
@@ -283,14 +284,17 @@ def run_case(
         noise_std: observation noise. seed: the base seed of every stream.
         kernel_name: kernel family of the design GP and of the fitted GP.
         design: `QueryDesignSettings`. fit: `FitSettings` (None: the defaults).
+        draw: which draw of the case's random parts (the design's starts, the noise, the fit's
+            starts); draw 0 is the figures' (its streams have no draw coordinate).
 
     Returns:
         (design, design_restart_values, estimate).
     """
     x = np.asarray(x, dtype=float)
     coords = ("gradient_estimation", n, *x.tolist())
+    again = (draw,) if draw else ()
     queries, restart_values = design_queries(
-        kernel_name, x, n, rng_for(seed, *coords, "design"), design
+        kernel_name, x, n, rng_for(seed, *coords, "design", *again), design
     )
     estimate = estimate_subgradient(
         function,
@@ -298,8 +302,8 @@ def run_case(
         queries,
         kernel_name,
         noise_std,
-        rng_for(seed, *coords, "noise"),
-        rng_for(seed, *coords, "fit", function),
+        rng_for(seed, *coords, "noise", *again),
+        rng_for(seed, *coords, "fit", function, *again),
         fit,
     )
     return queries, restart_values, estimate

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+import math
 import os
 import shutil
 import tempfile
@@ -129,3 +130,16 @@ def _csv_field(value: Any) -> str:
     if any(ch in text for ch in ',"\n\r'):
         text = '"' + text.replace('"', '""') + '"'
     return text
+
+
+def blank_nan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Table rows with NaN (a value a row has not) as an empty cell.
+
+    Example:
+        >>> blank_nan([{"a": float("nan"), "b": 1.0}])
+        [{'a': '', 'b': 1.0}]
+    """
+    return [
+        {k: "" if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()}
+        for row in rows
+    ]

@@ -1,17 +1,21 @@
-"""The paper-vs-reproduced table: slopes, verdicts, and which runs count as the paper's scale."""
+"""The paper-vs-reproduced table: our values with their uncertainty, the verdict rules, and which
+runs count as the paper's scale."""
 
 import csv
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
-from snakemake.utils import update_config, validate
+from snakemake.utils import update_config
 
 from localbo.gradient_estimation import PAPER_ESTIMATES
-from localbo.pipeline.gradient_estimation import Cases
 from localbo.pipeline.paper_comparison import (
     CLAIMS,
+    FIG3_PUBLISHED,
+    NOT_COMPARABLE,
+    RULES,
     as_stated,
     comparable_sections,
     compare,
@@ -20,124 +24,127 @@ from localbo.pipeline.paper_comparison import (
 from localbo.pipeline.settings import load_settings
 
 REPO = Path(__file__).resolve().parents[2]
+SCHEMA = REPO / "config" / "schemas" / "config.schema.yaml"
+SECTIONS = ("fig1", "fig2", "fig3", "gradient_estimation")
 
 
 def settings_of(*overrides):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for path in overrides:
         update_config(config, yaml.safe_load(path.read_text()))
-    validate(config, str(REPO / "config" / "schemas" / "config.schema.yaml"))
-    s = load_settings(config)
+    s = load_settings(config, SCHEMA)
     return comparable_sections(s.fig1, s.fig2, s.fig3, s.gradient_estimation)
 
 
 def test_paper_scale_is_comparable_and_the_quick_run_is_not():
-    assert settings_of() == dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True)
+    assert settings_of() == dict.fromkeys(SECTIONS, True)
     quick = settings_of(REPO / "config" / "quick.yaml")
     assert not any(quick.values()), quick
 
 
-def table(fig1=(), fig2=(), fig3=(), cases=()):
-    return ours(list(fig1), list(fig2), list(fig3), list(cases))
+def values_of(fig1=(), fig2=(), fig3=(), others=(), distribution=(), draws=None):
+    return ours(
+        list(fig1), list(fig2), list(fig3), list(others), list(distribution), draws or {}, 7
+    )
 
 
-def test_verdicts_match_miss_missing_and_not_comparable():
-    fig1 = [
-        {"method": "local_bo", "sigma": "0.0", "d": "50", "value": str(v)}
-        for v in (-12.8, -12.9, -13.1)
-    ]
-    fig3 = [{"restarts": "1", "median": "-19.5"}]
-    values = table(fig1=fig1, fig3=fig3)
-    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
-    verdicts = {(r["quantity"], r["at"]): r["verdict"] for r in rows}
-    assert verdicts[(CLAIMS[0].quantity, "")] == "match"  # median -12.9
-    assert verdicts[(CLAIMS[1].quantity, "")] == "match"  # log10 n = 36.1
-    assert verdicts[(CLAIMS[4].quantity, "")] == "miss"  # -19.5 against -18.30 +- 0.5
-    assert verdicts[(CLAIMS[5].quantity, "")] == "missing"  # no k = 10 in this run
-    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), False))
-    assert {r["verdict"] for r in rows} == {"not comparable: this run is not the paper's scale"}
+def rows_by_key(values, comparable=True):
+    rows = compare(values, dict.fromkeys(SECTIONS, comparable))
+    return {(claim.key, row["at"]): row for claim, row in zip(claims_of(rows), rows, strict=True)}
 
 
-def test_fig2_slopes_are_per_noise_level_and_estimates_are_distances():
+def claims_of(rows):
+    """The claim of each row (rows come claim by claim, one per place)."""
+    by_quantity = {c.quantity: c for c in CLAIMS}
+    return [by_quantity[row["quantity"]] for row in rows]
+
+
+def test_fig1s_median_is_consistent_within_root_two_half_widths_of_its_interval():
+    """Both numbers are medians: the paper's may lie sqrt(2) half-widths from ours."""
+    local = [{"method": "local_bo", "sigma": "0.0", "d": "50", "value": str(v)} for v in
+             np.linspace(-13.2, -12.4, 9)]  # fmt: skip
+    rows = rows_by_key(values_of(fig1=local))
+    median = rows["fig1_median", ""]
+    assert median["ours"] == pytest.approx(-12.8)
+    assert median["ours_low"] < -12.8 < median["ours_high"]
+    reach = math.sqrt(2) * (median["ours_high"] - median["ours_low"]) / 2
+    assert (median["low"], median["high"]) == pytest.approx((-12.8 - reach, -12.8 + reach))
+    assert median["verdict"] == ("consistent" if reach >= 0.1 else "inconsistent")
+    assert median["rule"] == "medians"
+    narrow = [{**r, "value": str(-12.0 + 1e-3 * k)} for k, r in enumerate(local)]
+    assert rows_by_key(values_of(fig1=narrow))["fig1_median", ""]["verdict"] == "inconsistent"
+
+
+def test_fig2_slopes_are_per_noise_level_with_their_standard_errors():
     fig2 = [
         {"panel": "a", "d": "10", "b": str(b), "sigma": s, "estimate": str(c * b**-0.6)}
         for b in (20, 200, 2000)
         for s, c in (("0.1", 1.0), ("1.0", 5.0))
     ]
-    case = {
-        "case": "l1_n10",
-        "grad_1": "0.0",
-        "grad_2": "1.0",
-        "paper_grad_1": "-0.031",
-        "paper_grad_2": "1.053",
-    }
-    values = table(fig2=fig2, cases=[case])
-    assert values["fig2_slope_in_b"] == [
-        ("sigma = 0.1", pytest.approx(-0.6)),
-        ("sigma = 1.0", pytest.approx(-0.6)),
-    ]
-    assert values["case:l1_n10"] == [("", pytest.approx(math.hypot(0.031, 0.053)))]
-    assert "case:quadratic_n5" not in values  # no row, so its claim is "missing"
+    values = values_of(fig2=fig2)
+    slopes = values["fig2_slope_in_b"]
+    assert [s.at for s in slopes] == ["sigma = 0.1", "sigma = 1.0"]
+    assert [s.value for s in slopes] == pytest.approx([-0.6, -0.6])
+    assert [s.std_error for s in slopes] == pytest.approx([0.0, 0.0], abs=1e-9)  # exact lines
+    rows = rows_by_key(values)
+    assert rows["fig2_slope_in_b", "sigma = 0.1"]["verdict"] == "match"  # in [-0.75, -0.5]
 
 
-def test_fig3_claims_are_the_published_curve():
+def test_fig3_is_judged_by_the_spread_between_paths():
+    """The paper's curve is one more path: consistent within our paths' central 90 %."""
     with open(REPO / "config" / "paper" / "fig3_published.csv") as handle:
         published = {int(r["restarts"]): float(r["median"]) for r in csv.DictReader(handle)}
-    fig3 = [c for c in CLAIMS if c.figure == "fig3"]
-    assert len(fig3) == 3
-    for claim in fig3:
-        k = int(claim.key.removeprefix("fig3_best_of_"))
-        assert (claim.low + claim.high) / 2 == pytest.approx(published[k], abs=1e-12), claim
-
-
-def test_a_figure_without_rows_is_missing_not_dropped():
-    values = table()
-    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
-    assert {r["quantity"] for r in rows} == {c.quantity for c in CLAIMS}
-    assert {r["verdict"] for r in rows} == {"missing"}
-
-
-def test_every_claim_finds_its_value_in_a_run_that_has_its_rows():
-    """One row of each table the claims read gives every claim a value under its own key (a
-    mistyped key would read as "missing"), and each Fig. 3 claim its own k's."""
-    keys = [c.key for c in CLAIMS]
-    assert len(set(keys)) == len(keys)
-    fig1 = [{"method": "local_bo", "sigma": "0.0", "d": "50", "value": "-12.5"}]
-    points = [("a", 10, 20, 1.0), ("a", 10, 200, 0.3), ("b", 1, 500, 0.01), ("b", 10, 500, 0.3)]
-    fig2 = [
-        {"panel": p, "d": str(d), "b": str(b), "sigma": "0.1", "estimate": str(e)}
-        for p, d, b, e in points
+    assert {k: published[k] for k in FIG3_PUBLISHED} == FIG3_PUBLISHED
+    main = [{"restarts": "1", "median": "-18.0"}]
+    others = [
+        {"path": str(p), "restarts": "1", "median": str(-18.0 - 0.1 * p)} for p in range(1, 11)
     ]
-    fig3 = [{"restarts": str(k), "median": str(-18.0 - k / 1000)} for k in (1, 10, 100)]
-    cases = [{"case": name, "grad_1": "0.0", "paper_grad_1": "0.1"} for name in Cases().cases]
-    values = table(fig1, fig2, fig3, cases)
-    assert set(keys) <= set(values)
-    rows = compare(values, dict.fromkeys(("fig1", "fig2", "fig3", "gradient_estimation"), True))
-    assert "missing" not in {r["verdict"] for r in rows}
-    for claim in CLAIMS:
-        if claim.figure == "fig3":
-            k = int(claim.key.removeprefix("fig3_best_of_"))
-            assert values[claim.key] == [("", -18.0 - k / 1000)]
+    rows = rows_by_key(values_of(fig3=main, others=others))
+    row = rows["fig3_best_of_1", ""]
+    low, high = np.quantile([-18.0 - 0.1 * p for p in range(11)], [0.05, 0.95])
+    assert (row["ours_low"], row["ours_high"]) == pytest.approx((low, high))
+    assert row["verdict"] == ("consistent" if low <= -18.3005515304944 <= high else "inconsistent")
+    assert rows["fig3_best_of_10", ""]["verdict"] == "missing"  # no k = 10 in this run
 
 
-def test_gradient_claims_state_the_papers_estimate_of_their_case():
-    """Each gradient-estimation claim's key is a case of the default config, and the numbers
-    it quotes are `PAPER_ESTIMATES` of that case's setting."""
-    cases = Cases().cases
-    for claim in CLAIMS:
-        if claim.figure != "gradient_estimation":
-            continue
-        case = cases[claim.key.removeprefix("case:")]
-        quoted = tuple(float(v) for v in claim.paper.strip("()").split(","))
-        assert quoted == PAPER_ESTIMATES[case.function, case.x, case.n], claim.key
+def test_a_gradient_estimate_is_one_draw_judged_by_our_band_and_shares_are_stated():
+    distribution = [
+        {"case": "relu_n4", "procedure": "ours", "component": "1", "median": "0.6", "low": "0.4",
+         "high": "0.8", "share_near_paper": "0.3", "share_in_subdifferential": "0.95"},
+        {"case": "relu_n2", "procedure": "ours", "component": "1", "median": "0.0", "low": "0.0",
+         "high": "0.01", "share_near_paper": "1.0", "share_in_subdifferential": "1.0"},
+    ]  # fmt: skip
+    draws = {
+        "l1_n10_ours": [{"error": e} for e in ("0.1", "0.3", "0.0", "0.2")],
+        "l1_n5_ours": [{"error": e} for e in ("0.2", "0.2", "0.1", "0.1")],
+    }
+    rows = rows_by_key(values_of(distribution=distribution, draws=draws))
+    assert rows["draws:relu_n4:ours:1", ""]["verdict"] == "consistent"  # 0.49 in [0.4, 0.8]
+    assert rows["draws:relu_n4:ours:1", ""]["share"] == 0.3
+    assert rows["draws:relu_n2:ours:1", ""]["verdict"] == "consistent"  # 2.06e-5 in [0, 0.01]
+    assert rows["share:inside:relu_n4:ours", ""]["verdict"] == "95% of draws"
+    assert rows["share:closer:l1_n10:l1_n5:ours", ""]["verdict"] == "50% of draws"
+    assert rows["share:closer:l1_n10:l1_n5:paper", ""]["verdict"] == "missing"
+    not_paper_scale = rows_by_key(values_of(distribution=distribution), comparable=False)
+    assert {r["verdict"] for r in not_paper_scale.values()} == {NOT_COMPARABLE}
 
 
-def test_the_paper_column_of_figs_4_and_5_is_printed_from_the_estimates_the_distances_use():
-    """Each gradient-estimation claim's 'paper' is PAPER_ESTIMATES' entry as the paper prints it
-    (they were typed twice, so a correction of one left the column and the distance apart), and
-    every entry has a claim."""
-    stated = {as_stated(f, point, n) for f, point, n in PAPER_ESTIMATES}
-    texts = {c.paper for c in CLAIMS if c.figure == "gradient_estimation"}
-    assert texts == stated
+def test_a_run_without_rows_is_missing_everywhere_and_every_rule_is_known():
+    rows = compare(values_of(), dict.fromkeys(SECTIONS, True))
+    assert {r["verdict"] for r in rows} == {"missing"}
+    assert len(rows) == len(CLAIMS)
+    assert {c.rule for c in CLAIMS} == set(RULES)
+    assert len({c.key for c in CLAIMS}) == len(CLAIMS)
+
+
+def test_every_gradient_claim_states_the_papers_estimate_of_its_case():
+    """The 'paper' column of Figs. 4 and 5 is PAPER_ESTIMATES' entry as the paper prints it,
+    every entry has its claims, and each component's value is the entry's."""
+    gradient = [c for c in CLAIMS if c.rule == "draws"]
+    assert {c.paper for c in gradient} == {as_stated(f, p, n) for f, p, n in PAPER_ESTIMATES}
+    for claim in gradient:
+        component = int(claim.key.rsplit(":", 1)[1])
+        quoted = [float(v) for v in claim.paper.strip("()").split(",")]
+        assert claim.value == quoted[component - 1], claim.key
     assert as_stated("relu", (0.0,), 2) == "2.06e-5"
     assert as_stated("l1", (0.0, 1.0), 10) == "(-0.031, 1.053)"

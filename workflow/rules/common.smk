@@ -21,7 +21,7 @@ def included(name):
 
 
 def tables(outputs):
-    """A plot rule's table inputs: a table rule's outputs (one path, or named ones), or with
+    """A plot rule's table inputs: a table rule's outputs (one path, a list, or named ones), or with
     `redraw_from` their copies in that gallery, which no rule makes: only plot rules run.
     """
     if SETTINGS.redraw_from is None:
@@ -29,6 +29,8 @@ def tables(outputs):
     gallery = Path(workflow.basedir, SETTINGS.redraw_from)
     if isinstance(outputs, str):
         return str(gallery / gallery_name(outputs))
+    if isinstance(outputs, list):
+        return [str(gallery / gallery_name(path)) for path in outputs]
     return {name: str(gallery / gallery_name(path)) for name, path in outputs.items()}
 
 
@@ -37,7 +39,9 @@ def final_targets():
     the tables made from other tables (`DERIVED_TARGETS`)."""
     if SETTINGS.redraw_from is None:
         return FINAL_TARGETS
-    return [t for t in FINAL_TARGETS if t.startswith("figures/") or t in DERIVED_TARGETS]
+    return [
+        t for t in FINAL_TARGETS if t.startswith("figures/") or t in DERIVED_TARGETS
+    ]
 
 
 # Each rules file appends its figures and tables: `rule all` needs no hand-kept list. Tables made
@@ -52,4 +56,5 @@ wildcard_constraints:
     b=r"\d+",
     i=r"\d+",
     chunk=r"\d+",
+    path=r"\d+",
     sigma=r"\d+(\.\d+)?(e-?\d+)?",

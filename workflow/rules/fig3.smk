@@ -43,9 +43,30 @@ rule restart_chunk:
         "../../scripts/fig3_restart_chunk.py"
 
 
+rule fig3_other_path:
+    input:
+        design=rules.fig3_path.output.design,
+    output:
+        "results/fig3/other_paths/path{path}.npz",
+    log:
+        "logs/fig3_other_path/path{path}.log",
+    benchmark:
+        "benchmarks/fig3_other_path/path{path}.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    threads: 1
+    resources:
+        **scheduled(COSTS["fig3_other_path"]),
+    params:
+        settings=FIG3.other_params,
+    script:
+        "../../scripts/fig3_other_path.py"
+
+
 rule fig3_table:
     input:
         chunks=FIG3.chunk_files(rules.restart_chunk.output[0]),
+        others=FIG3.other_files(rules.fig3_other_path.output[0]),
         published=FIG3_PUBLISHED,
     output:
         runs=report(
@@ -58,6 +79,7 @@ rule fig3_table:
             caption="../report/tables.rst",
             category="Tables",
         ),
+        other_paths="results/fig3/other_paths.csv",
     log:
         "logs/fig3_table.log",
     benchmark:

@@ -1,5 +1,7 @@
 # Figs. 4 and 5: gradient estimation of non-smooth functions (paper section 6.3 and appendix
 # "Additional Experiments"). One job per case, a summary table, one plotting rule per figure.
+from localbo.pipeline.gradient_estimation import PROCEDURES
+
 GE = SETTINGS.gradient_estimation_jobs()
 FIG4_CASES, FIG5_CASES = (
     SETTINGS.gradient_estimation.fig4,
@@ -45,6 +47,46 @@ rule gradient_estimation_table:
         "../../envs/localbo.yaml"
     script:
         "../../scripts/gradient_estimation_table.py"
+
+
+rule gradient_estimation_draws:
+    output:
+        "results/gradient_estimation/draws/{case}_{procedure}.csv",
+    log:
+        "logs/gradient_estimation_draws/{case}_{procedure}.log",
+    benchmark:
+        "benchmarks/gradient_estimation_draws/{case}_{procedure}.tsv"
+    wildcard_constraints:
+        case="|".join(GE.distributed),
+        procedure="|".join(PROCEDURES),
+    conda:
+        "../../envs/localbo.yaml"
+    threads: 1
+    resources:
+        **scheduled(COSTS["gradient_estimation_draws"]),
+    params:
+        settings=GE.draw_params,
+    script:
+        "../../scripts/gradient_estimation_draws.py"
+
+
+rule gradient_estimation_distribution:
+    input:
+        GE.draw_files(rules.gradient_estimation_draws.output[0]),
+    output:
+        report(
+            "results/gradient_estimation/distribution.csv",
+            caption="../report/gradient_estimation_distribution.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/gradient_estimation_distribution.log",
+    benchmark:
+        "benchmarks/gradient_estimation_distribution.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    script:
+        "../../scripts/gradient_estimation_distribution.py"
 
 
 rule fig4_plot:
@@ -94,5 +136,6 @@ FINAL_TARGETS.extend(
         *rules.fig4_plot.output,
         *rules.fig5_plot.output,
         *rules.gradient_estimation_table.output,
+        *rules.gradient_estimation_distribution.output,
     ]
 )

@@ -15,7 +15,9 @@ rule paper_comparison:
         fig1=tables(rules.fig1_table.output[0]),
         fig2=tables(rules.fig2_table.output[0]),
         fig3=tables(rules.fig3_table.output.best),
-        gradient_estimation=tables(rules.gradient_estimation_table.output[0]),
+        fig3_others=tables(rules.fig3_table.output.other_paths),
+        distribution=tables(rules.gradient_estimation_distribution.output[0]),
+        draws=tables(GE.draw_files(rules.gradient_estimation_draws.output[0])),
     output:
         report(
             "results/paper_comparison.csv",
@@ -29,6 +31,7 @@ rule paper_comparison:
     conda:
         "../../envs/localbo.yaml"
     params:
+        seed=SETTINGS.seed,
         comparable=comparable_sections(
             SETTINGS.fig1, SETTINGS.fig2, SETTINGS.fig3, SETTINGS.gradient_estimation
         ),

@@ -1,19 +1,25 @@
 """Fig. 3, random restarts: its config section and what one job needs.
 
-One RBF sample path in d = 100 and many noiseless local-BO runs on it from uniform random starts
-in the Fig. 1 box. Kernel, Fourier features, budget, box and local-BO knobs are those of Fig. 1
-("same settings as Fig. 1", paper section 6.2); the sigma = 0 BFGS variant is used.
+One RBF sample path in d = 100 and many noiseless local-BO runs on it from uniform random starts in
+the Fig. 1 box; then `other_paths` more paths with `other_restarts` runs each, whose spread is how
+far another path's curve (the paper's) may lie from ours. Kernel, Fourier features, budget, box and
+local-BO knobs are those of Fig. 1 ("same settings as Fig. 1", paper section 6.2); the sigma = 0
+BFGS variant is used.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from localbo.methods.local_bo import LocalBO
+import numpy as np
+
+from localbo.methods.local_bo import LocalBO, LocalBOSettings, run_noiseless_local_bo
+from localbo.objective import Box
 from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
 from localbo.pipeline.resources import START_UP, JobCost
-from localbo.pipeline.sections import as_config, knobs, more_than
+from localbo.pipeline.sections import as_config, build, kernel_of, knobs, more_than
 
 # CPU seconds of the d = 100 path with its design, and of one noiseless local-BO run on it at
 # Fig. 1's default budget and features
@@ -31,6 +37,8 @@ class Fig3Settings:
         max_restarts: best value after k = 1..max_restarts restarts (paper: 100).
         band: central band of that best value (paper: 90%).
         orderings: random orders of the runs behind the median and band (not in the paper).
+        other_paths: more paths of the stream (path_index + 1, ...), each with
+            `other_restarts` runs, for the spread of the curve between paths (not in the paper).
     """
 
     d: int = 100
@@ -40,6 +48,8 @@ class Fig3Settings:
     max_restarts: int = 100
     band: float = 0.9
     orderings: int = 5000
+    other_paths: int = 10
+    other_restarts: int = 1000
 
     @property
     def comparable_to_paper(self) -> bool:
@@ -69,13 +79,40 @@ class Fig3Jobs:
                 f"{self.settings.d} (needs {needed})"
             )
         s = self.settings
-        return errors + more_than(
+        errors += more_than(
             "fig3.max_restarts", s.max_restarts, "fig3.num_restarts", s.num_restarts
         )
+        if s.other_paths:
+            errors += more_than(
+                "fig3.max_restarts", s.max_restarts, "fig3.other_restarts", s.other_restarts
+            )
+        return errors
 
     @property
     def budget(self) -> int:
         return self.fig1.settings.local_bo_budget()[0]
+
+    def other_files(self, pattern: str) -> list[str]:
+        """The files of the other paths (1, ..., other_paths), from a rule's output pattern."""
+        return [pattern.format(path=p) for p in range(1, self.settings.other_paths + 1)]
+
+    def other_params(self, wildcards: Any) -> dict[str, Any]:
+        """What the runs on another path depend on: the model, budget and box of a chunk's, the
+        path's index in the stream and its number of runs."""
+        p = int(wildcards.path)
+        return {
+            **self.model_params(),
+            "path_index": self.settings.path_index + p,
+            "budget": self.budget,
+            "box": as_config(self.fig1.settings.box),
+            "runs": self.settings.other_restarts,
+        }
+
+    def other_cost(self, wildcards: Any) -> JobCost:
+        """Its path drawn, then `other_restarts` runs at the main path's cost per run."""
+        runs = self.chunk_cost(wildcards).cpu_seconds - START_UP.cpu_seconds
+        runs *= self.settings.other_restarts / self.settings.chunk_size
+        return START_UP + JobCost(PATH_SECONDS + runs, START_UP.mem_mb + self.path_mb())
 
     def chunk_files(self, pattern: str) -> list[str]:
         count = -(-self.settings.num_restarts // self.settings.chunk_size)
@@ -126,3 +163,37 @@ class Fig3Jobs:
         scale *= self.fig1.settings.num_features / measured.num_features
         seconds = self.settings.chunk_size * RUN_SECONDS * scale
         return START_UP + JobCost(seconds, START_UP.mem_mb + self.path_mb())
+
+
+def restart_runs(
+    params: dict[str, Any], path: Any, design: Any, runs: range, start: Callable[[int], Any]
+) -> dict[str, np.ndarray]:
+    """Noiseless local-BO runs on `path` with the shared `design`, run i from a uniform point of
+    the box drawn from the stream `start(i)`, so a run's result does not depend on the chunking.
+
+    Args:
+        params: a job's parameters (`chunk_params`, `other_params`).
+        path: the `FourierSamplePath`. design: the local-BO `Design` (the same for every run).
+        runs: the run indices. start: run index -> its start's generator.
+
+    Returns:
+        Per run (arrays of len(runs)): its index, the returned point's true value and gradient
+        norm, the evaluations used and the wall seconds.
+    """
+    d = params["d"]
+    kernel = kernel_of(params)
+    settings = build(LocalBOSettings, params["local_bo"], "fig1.methods.local_bo")
+    box = Box(params["box"]["lower"], params["box"]["upper"], d)
+    columns: dict[str, list[float]] = {
+        "run": [], "value": [], "gradient_norm": [], "evaluations": [], "seconds": [],
+    }  # fmt: skip
+    for i in runs:
+        x0 = box.uniform(1, start(i))[0]
+        result = run_noiseless_local_bo(path, kernel, x0, params["budget"], design, settings)
+        columns["run"].append(i)
+        columns["value"].append(result.value)
+        columns["gradient_norm"].append(result.gradient_norm)
+        columns["evaluations"].append(result.evaluations)
+        columns["seconds"].append(result.seconds)
+    integer = ("run", "evaluations")
+    return {k: np.array(v, dtype=np.int64 if k in integer else float) for k, v in columns.items()}

@@ -88,6 +88,12 @@ PAPER_FIT = FitSettings(
 )
 
 
+# The design of the paper's code: one L-BFGS run from a 1e-4 perturbation of x.
+PAPER_DESIGN = QueryDesignSettings(restarts=1, start_std=7.1e-5)
+# The procedures a case's distribution is drawn by: the case's own settings, and the paper code's
+PROCEDURES = ("ours", "paper")
+
+
 @dataclass(frozen=True)
 class GradientEstimationSettings:
     """The `gradient_estimation` config section (paper section 6.3 and appendix).
@@ -97,6 +103,11 @@ class GradientEstimationSettings:
         design: the design GP and its optimizer. fit: the ML-II fit (ours).
         paper_fit: the ML-II fit of the paper's code, for cases with `fit: paper`.
         cases: the estimates. fig4, fig5: the cases each figure draws, left to right.
+        draws: draws of each case's random parts (the design's starts, the noise, the fit's
+            starts) for its distribution, by our procedure and the paper's; draw 0 is the
+            figures' (the config's `seed`).
+        paper_design: the design optimizer of the paper's code, its procedure's (with
+            `paper_fit`).
     """
 
     kernel: str = "matern52"
@@ -106,6 +117,8 @@ class GradientEstimationSettings:
     cases: Cases = field(default_factory=Cases)
     fig4: tuple[str, ...] = ("quadratic_n5", "l1_n5", "l1_n10")
     fig5: tuple[str, ...] = ("relu_n2", "relu_n4")
+    draws: int = 200
+    paper_design: QueryDesignSettings = field(default_factory=lambda: PAPER_DESIGN)
 
     def check(self) -> list[str]:
         """Panels name existing cases of the right dimension (Fig. 4: 2, Fig. 5: 1); the fits'
@@ -158,9 +171,39 @@ class GradientEstimationJobs:
         """A design of a few points and an ML-II fit to them: well under a second."""
         return START_UP + JobCost(CASE_SECONDS, START_UP.mem_mb)
 
+    @property
+    def distributed(self) -> list[str]:
+        """The cases drawn many times: those fitted by our procedure (a `fit: paper` case is
+        the paper's procedure on our design, which the paper's procedure covers)."""
+        return [n for n, c in self.settings.cases.cases.items() if c.fit == "default"]
 
-def run_job(params: dict[str, Any]) -> tuple[Design, np.ndarray, GradientEstimate]:
-    """One case from the parameters `GradientEstimationJobs.params` gave its job."""
+    def draw_files(self, pattern: str) -> list[str]:
+        """Every (case, procedure) job's file, from the rule's output pattern."""
+        return [
+            pattern.format(case=case, procedure=procedure)
+            for case in self.distributed
+            for procedure in PROCEDURES
+        ]
+
+    def draw_params(self, wildcards: Any) -> dict[str, Any]:
+        """A case's knobs by one procedure (ours: the case's; the paper's: its design and fit)
+        and the draws."""
+        s, paper = self.settings, wildcards.procedure == "paper"
+        return {
+            **self.params(wildcards),
+            "design": as_config(s.paper_design if paper else s.design),
+            "fit": as_config(s.paper_fit) if paper else self.params(wildcards)["fit"],
+            "draws": s.draws,
+        }
+
+    def draw_cost(self, wildcards: Any) -> JobCost:
+        """`draws` estimates one after the other."""
+        return START_UP + JobCost(self.settings.draws * CASE_SECONDS, START_UP.mem_mb)
+
+
+def run_job(params: dict[str, Any], draw: int = 0) -> tuple[Design, np.ndarray, GradientEstimate]:
+    """One case from the parameters `GradientEstimationJobs.params` (or `draw_params`) gave
+    its job, at one draw of its random parts."""
     case = build(Case, params["case"], "case")
     return run_case(
         case.function,
@@ -171,4 +214,54 @@ def run_job(params: dict[str, Any]) -> tuple[Design, np.ndarray, GradientEstimat
         params["kernel"],
         build(QueryDesignSettings, params["design"], "design"),
         build(FitSettings, params["fit"], "fit"),
+        draw,
     )
+
+
+# An estimate agrees with the paper's when it lies within this (Euclidean) distance of it
+PAPER_DISTANCE = 0.1
+DISTRIBUTION_COLUMNS = [
+    "case", "procedure", "component", "draws", "paper", "median", "low", "high",
+    "share_near_paper", "share_in_subdifferential",
+]  # fmt: skip
+
+
+def distribution(
+    case: str, procedure: str, draws: list[dict[str, str]], band: float = 0.9
+) -> list[dict[str, Any]]:
+    """A (case, procedure)'s distribution over its draws (rows of its draws table), a row per
+    component of the estimate: the paper's value, the median, the central `band` (5 % and 95 %
+    for 0.9), the share of draws within `PAPER_DISTANCE` of the paper's estimate (all
+    components), and the share in the subdifferential."""
+    components = sorted(k for k in draws[0] if k.startswith("grad_"))
+    near = [
+        r["paper_distance"] != "" and float(r["paper_distance"]) <= PAPER_DISTANCE for r in draws
+    ]
+    inside = [float(r["error"]) <= 1e-12 for r in draws]
+    rows = []
+    for k in components:
+        values = np.array([float(r[k]) for r in draws])
+        low, high = np.quantile(values, [(1 - band) / 2, (1 + band) / 2])
+        paper = draws[0]["paper_" + k]
+        rows.append(
+            {
+                "case": case,
+                "procedure": procedure,
+                "component": int(k.removeprefix("grad_")),
+                "draws": len(draws),
+                "paper": float(paper) if paper != "" else "",
+                "median": float(np.median(values)),
+                "low": float(low),
+                "high": float(high),
+                "share_near_paper": float(np.mean(near)) if paper != "" else "",
+                "share_in_subdifferential": float(np.mean(inside)),
+            }
+        )
+    return rows
+
+
+def share_closer(first: list[dict[str, str]], second: list[dict[str, str]]) -> float:
+    """The share of draws in which the first case's estimate is closer to its subdifferential
+    than the second's at the same draw (the paper's "n = 10 beats n = 5")."""
+    pairs = list(zip(first, second, strict=False))
+    return float(np.mean([float(a["error"]) < float(b["error"]) for a, b in pairs]))

@@ -12,7 +12,6 @@ an oracle (the exact-gradient search) is marked so.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,14 +152,6 @@ def compare(
         row["holm_p"] = adjusted
     summary.sort(key=lambda r: (r["sigma"], r["against"], r["method"], r["quantity"], r["d"]))
     return summary, differences
-
-
-def blank_nan(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """NaN (a p-value of all-zero differences) as an empty cell."""
-    return [
-        {k: "" if isinstance(v, float) and math.isnan(v) else v for k, v in row.items()}
-        for row in rows
-    ]
 
 
 def statistics_note(settings: MethodComparisonSettings) -> str:

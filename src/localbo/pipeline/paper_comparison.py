@@ -1,35 +1,60 @@
-"""Every number the paper states beside this pipeline's: place in the paper, tolerance, verdict.
+"""Every number the paper states beside this pipeline's: place in the paper, our value with its
+uncertainty, the rule that judges them, and a verdict.
 
-Each `Claim` is one statement of the paper with the interval of values that agree with it and the
-reason for that interval. `ours` turns the pipeline's tables into the same quantities; `compare`
-gives each row a verdict: "match" (ours in the interval), "miss", or "not comparable" when the run's
-settings are not the paper scale (a quick run says so instead of pretending), or "missing" when
-the run has no such number (e.g. no d = 50 in a quick Fig. 1).
+Where a result depends on random draws, one draw cannot tell a disagreement from luck, so each
+row is judged by a rule stated in the table (`rule`):
 
-Sources: the paper's text and captions (`../shared/paper/paper.tex`) and the published Fig. 3 curve
-(`config/paper/fig3_published.csv`).
+- "medians": both numbers are medians over random draws (Fig. 1's over 50 paths): consistent
+  when the paper's lies within our median +- sqrt(2) times the half-width of our 95 % bootstrap
+  interval (the paper's median carries a sampling error like ours);
+- "paths": the paper's curve is one more path (Fig. 3): consistent when its value lies within
+  the central 90 % of our paths' (the main path and the other paths);
+- "draws": the paper's estimate is one draw (Figs. 4 and 5): consistent when each component
+  lies within the central 90 % band of our draws, by our procedure and by the paper code's;
+- "interval": a deterministic estimate against the paper's words (Fig. 2's slopes): a match
+  when ours lies in the interval the words allow; the fit's standard error is shown beside;
+- "share": a qualitative claim of the paper, stated as the share of our draws that bear it out.
+
+A run not at the paper's scale says "not comparable"; a number the run lacks, "missing".
+Sources: the paper's text and captions (`../shared/paper/paper.tex`) and the published Fig. 3
+curve (`config/paper/fig3_published.csv`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
-from localbo.convergence import log_log_slope
 from localbo.error_function import PANEL_AXES
 from localbo.gradient_estimation import PAPER_ESTIMATES
 from localbo.methods.local_bo import LocalBO, LocalBOSettings
+from localbo.paired_comparison import median_interval
 from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
-from localbo.pipeline.gradient_estimation import GradientEstimationSettings
+from localbo.pipeline.gradient_estimation import (
+    PAPER_DISTANCE,
+    PROCEDURES,
+    Cases,
+    GradientEstimationSettings,
+    share_closer,
+)
 from localbo.restarts import grid_size_log10
+from localbo.seeding import rng_for
 
-COLUMNS = ["figure", "quantity", "at", "where", "paper", "ours", "low", "high", "verdict", "note"]
+COLUMNS = [
+    "figure", "quantity", "at", "where", "paper", "ours", "ours_low", "ours_high", "low", "high",
+    "verdict", "rule", "std_error", "share", "note",
+]  # fmt: skip
+RULES = ("medians", "paths", "draws", "interval", "share")
+NOT_COMPARABLE = "not comparable: this run is not the paper's scale"
+BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES = 0.95, 9999  # Fig. 1's median
+SPREAD = 0.9  # the central share of our paths' or draws' values a single one may fall in
 
 
 @dataclass(frozen=True)
@@ -37,16 +62,14 @@ class Claim:
     """One number the paper states.
 
     Attributes:
-        figure: the config section whose run produces it ("fig1", "fig2", "fig3",
-            "gradient_estimation"), which decides whether the run is comparable.
-        key: which of this run's values (`ours`) it is compared with: "fig1_median",
-            "fig1_grid_size", "fig2_slope_in_b", "fig2_slope_in_d", "fig3_best_of_K" (K
-            restarts), or "case:NAME" for the gradient-estimation case NAME.
-        quantity: what is compared (the row's name).
-        where: the place in the paper.
-        paper: the paper's value, as it states it.
-        low, high: the interval of our values that agree with it.
-        note: why that interval, and what explains a miss we know of.
+        figure: the config section whose run produces it, which decides whether the run is
+            comparable ("fig1", "fig2", "fig3", "gradient_estimation").
+        key: which of this run's values (`ours`) it is compared with.
+        quantity: what is compared (the row's name). where: the place in the paper.
+        paper: the paper's value as it states it. value: as a number (None: none, a share).
+        rule: how the verdict is made (`RULES`).
+        low, high: for the "interval" rule, the values of ours that agree with the paper.
+        note: what the row compares, and what explains a disagreement we know of.
     """
 
     figure: str
@@ -54,32 +77,106 @@ class Claim:
     quantity: str
     where: str
     paper: str
-    low: float
-    high: float
+    value: float | None
+    rule: str
     note: str
+    low: float = math.nan
+    high: float = math.nan
 
 
-def _around(value: float, tolerance: float) -> tuple[float, float]:
-    return value - tolerance, value + tolerance
+@dataclass(frozen=True)
+class Ours:
+    """This run's value of a claim at one place (`at`: a noise level, or "").
+
+    Attributes:
+        value: ours (NaN: the run has none). low, high: our uncertainty (the median's bootstrap
+            interval, our paths' or draws' central band). std_error: a fit's. share: of draws.
+    """
+
+    at: str = ""
+    value: float = math.nan
+    low: float = math.nan
+    high: float = math.nan
+    std_error: float = math.nan
+    share: float = math.nan
+    extra: dict[str, Any] = field(default_factory=dict)
 
 
 def as_stated(function: str, point: tuple[float, ...], n: int) -> str:
-    """The paper's estimate of a gradient-estimation setting (`PAPER_ESTIMATES`, the numbers the
-    distances are computed from) as the paper prints it: "(0.039, 1.018)", or "2.06e-5" alone."""
+    """The paper's estimate of a gradient-estimation setting (`PAPER_ESTIMATES`) as the paper
+    prints it: "(0.039, 1.018)", or "2.06e-5" alone."""
     texts = [f"{v:g}".replace("e-0", "e-") for v in PAPER_ESTIMATES[(function, point, n)]]
     return texts[0] if len(texts) == 1 else f"({', '.join(texts)})"
 
 
-QUADRATIC_N5 = as_stated("quadratic", (0.0, 1.0), 5)  # Fig. 4 (a)
-L1_N5 = as_stated("l1", (0.0, 1.0), 5)  # Fig. 4 (b)
-L1_N10 = as_stated("l1", (0.0, 1.0), 10)  # Fig. 4 (c)
-RELU_N2 = as_stated("relu", (0.0,), 2)  # Fig. 5 (a)
-RELU_N4 = as_stated("relu", (0.0,), 4)  # Fig. 5 (b)
+# the places in the paper of the gradient-estimation settings, by the default cases' names
+WHERE = {
+    "quadratic_n5": "Fig. 4 (a) caption",
+    "l1_n5": "Fig. 4 (b) caption",
+    "l1_n10": "Fig. 4 (c) caption",
+    "relu_n2": "appendix, ReLU figure (a)",
+    "relu_n4": "appendix, ReLU figure (b)",
+}
+PROCEDURE_NOTE = {
+    "ours": "our design (8 starts) and ML-II fit (10 starts in a box)",
+    "paper": "the paper code's design (one start) and fit (GPyTorch's start, 50 iterations)",
+}
+# the published Fig. 3 curve at k = 1, 10, 100 (config/paper/fig3_published.csv)
+FIG3_PUBLISHED = {1: -18.3005515304944, 10: -18.9268687815646, 100: -19.3323760500296}
 
 
-# about four bootstrap standard errors of a 50-path median (0.07 over the gallery's d = 50 paths)
-FIG1_MEDIAN_TOLERANCE = 0.3
-FIG3_TOLERANCE = 0.5  # one path of another draw: the path-to-path spread is not published
+def _gradient_claims() -> list[Claim]:
+    """A claim per component of each estimate the paper reports, by each procedure, and the
+    paper's qualitative claims as shares of draws."""
+    claims = []
+    for name, case in Cases().cases.items():
+        paper = PAPER_ESTIMATES.get((case.function, case.x, case.n))
+        if paper is None or case.fit != "default":
+            continue
+        for procedure in PROCEDURES:
+            for i, value in enumerate(paper):
+                part = f" component {i + 1}" if len(paper) > 1 else ""
+                claims.append(
+                    Claim(
+                        "gradient_estimation",
+                        f"draws:{name}:{procedure}:{i + 1}",
+                        f"{name}: grad mu(x){part}, {procedure} procedure",
+                        WHERE[name],
+                        as_stated(case.function, case.x, case.n),
+                        value,
+                        "draws",
+                        f"{PROCEDURE_NOTE[procedure]}; share: draws within {PAPER_DISTANCE} of "
+                        "the paper's estimate",
+                    )
+                )
+    for procedure in PROCEDURES:
+        claims.append(
+            Claim(
+                "gradient_estimation",
+                f"share:closer:l1_n10:l1_n5:{procedure}",
+                f"l1: n = 10 closer to the subdifferential than n = 5, {procedure} procedure",
+                "section 6.3 and Fig. 4",
+                "yes",
+                None,
+                "share",
+                "the share of draws (the same draw index of each case) that bear it out",
+            )
+        )
+        for name in ("relu_n2", "relu_n4"):
+            claims.append(
+                Claim(
+                    "gradient_estimation",
+                    f"share:inside:{name}:{procedure}",
+                    f"{name}: mu'(0) in the subdifferential [0, 1], {procedure} procedure",
+                    WHERE[name],
+                    "yes",
+                    None,
+                    "share",
+                    "the share of draws whose estimate lies in [0, 1]",
+                )
+            )
+    return claims
+
 
 CLAIMS: tuple[Claim, ...] = (
     Claim(
@@ -88,8 +185,9 @@ CLAIMS: tuple[Claim, ...] = (
         "median local solution, sigma = 0, d = 50",
         "section 3, text beside Fig. 1",
         "-12.9",
-        *_around(-12.9, FIG1_MEDIAN_TOLERANCE),
-        "50 other paths: +-0.3, about four bootstrap standard errors of a 50-path median",
+        -12.9,
+        "medians",
+        "medians over 50 paths each, another 50 than the paper's",
     ),
     Claim(
         "fig1",
@@ -97,121 +195,60 @@ CLAIMS: tuple[Claim, ...] = (
         "log10 grid size matching that median (Remark 1)",
         "section 3, text beside Fig. 1",
         "at least 10^36",
-        *_around(grid_size_log10(-12.9), 12.9 * FIG1_MEDIAN_TOLERANCE / math.log(10)),
-        "v^2 / (2 ln 10) of the median v: 36.1 at the paper's -12.9, which it states as 'at "
-        "least 10^36'; the interval is the image of the median's, so it matches with the median",
+        grid_size_log10(-12.9),
+        "medians",
+        "v^2 / (2 ln 10) of the median v: 36.1 at the paper's -12.9, which it states as 'at least "
+        "10^36'; the intervals are the images of the median's",
     ),
-    Claim(
-        "fig2",
-        "fig2_slope_in_b",
-        "slope of log E in log b (panel a)",
-        "section 6.1 and Fig. 2 caption: magnitude 'slightly larger than 1/2'",
-        "< -0.5",
-        -0.75,
-        -0.5,
-        "least-squares slope over panel a; 'slightly larger' read as a magnitude in [0.5, 0.75]",
+    *(
+        Claim(
+            "fig2",
+            f"fig2_slope_in_{axis}",
+            f"slope of log E in log {axis} (panel {panel})",
+            where,
+            paper,
+            None,
+            "interval",
+            note,
+            low,
+            high,
+        )
+        for panel, axis, where, paper, low, high, note in (
+            (
+                "a",
+                "b",
+                "section 6.1 and Fig. 2 caption: magnitude 'slightly larger than 1/2'",
+                "< -0.5",
+                -0.75,
+                -0.5,
+                "least-squares slope over panel a; 'slightly larger' read as a magnitude in "
+                "[0.5, 0.75]",
+            ),
+            (
+                "b",
+                "d",
+                "section 6.1: d^{3/2} 'quite tight' (Fig. 2 caption: 'seems to be tight')",
+                "1.5",
+                1.25,
+                1.75,
+                "least-squares slope over panel b; +-0.25 around the bound's exponent",
+            ),
+        )
     ),
-    Claim(
-        "fig2",
-        "fig2_slope_in_d",
-        "slope of log E in log d (panel b)",
-        "section 6.1: d^{3/2} 'quite tight' (Fig. 2 caption: 'seems to be tight')",
-        "1.5",
-        1.25,
-        1.75,
-        "least-squares slope over panel b; +-0.25 around the bound's exponent",
+    *(
+        Claim(
+            "fig3",
+            f"fig3_best_of_{k}",
+            "median single local solution (k = 1)" if k == 1 else f"median best of {k} restarts",
+            "Fig. 3 right, published curve",
+            f"{value:.2f}",
+            value,
+            "paths",
+            "the median over orderings on our main path; the band: our paths' central 90 %",
+        )
+        for k, value in FIG3_PUBLISHED.items()
     ),
-    Claim(
-        "fig3",
-        "fig3_best_of_1",
-        "median single local solution (k = 1)",
-        "Fig. 3 right, published curve",
-        "-18.30",
-        *_around(-18.3005515304944, FIG3_TOLERANCE),
-        "one d = 100 path, another draw than the paper's: +-0.5",
-    ),
-    Claim(
-        "fig3",
-        "fig3_best_of_10",
-        "median best of 10 restarts",
-        "Fig. 3 right, published curve",
-        "-18.93",
-        *_around(-18.9268687815646, FIG3_TOLERANCE),
-        "one d = 100 path, another draw than the paper's: +-0.5",
-    ),
-    Claim(
-        "fig3",
-        "fig3_best_of_100",
-        "median best of 100 restarts",
-        "Fig. 3 right, published curve",
-        "-19.33",
-        *_around(-19.3323760500296, FIG3_TOLERANCE),
-        "one d = 100 path, another draw than the paper's: +-0.5",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:quadratic_n5",
-        f"quadratic_n5: distance of grad mu(0, 1) to the paper's {QUADRATIC_N5}",
-        "Fig. 4 (a) caption",
-        QUADRATIC_N5,
-        0.0,
-        0.1,
-        "Euclidean distance of the estimates; other queries' noise-free draws, so <= 0.1",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:l1_n5",
-        f"l1_n5: distance of grad mu(0, 1) to the paper's {L1_N5}",
-        "Fig. 4 (b) caption",
-        L1_N5,
-        0.0,
-        0.1,
-        "a miss is the fit's box: the best of ten starts sits on the lengthscale's lower bound "
-        "0.1 (and outputscale 1e-6) with grad mu about 0, while the paper's procedure "
-        "(l1_n5_paper_fit) reaches a lower NLML at lengthscale 0.049 "
-        "(docs/figures.md, Figs. 4 and 5)",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:l1_n5_paper_fit",
-        "l1_n5_paper_fit: the same, ML-II fitted as the paper's code fits",
-        "Fig. 4 (b) caption",
-        L1_N5,
-        0.0,
-        0.1,
-        "one L-BFGS run of 50 iterations from GPyTorch's initial values (config paper_fit), on "
-        "the queries of l1_n5; the parameterization is log, the paper's softplus",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:l1_n10",
-        f"l1_n10: distance of grad mu(0, 1) to the paper's {L1_N10}",
-        "Fig. 4 (c) caption",
-        L1_N10,
-        0.0,
-        0.1,
-        "Euclidean distance of the estimates, <= 0.1",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:relu_n2",
-        f"relu_n2: distance of mu'(0) to the paper's {RELU_N2}",
-        "appendix, ReLU figure (a)",
-        RELU_N2,
-        0.0,
-        0.1,
-        "noisy queries (sigma = 0.01) of another draw: <= 0.1",
-    ),
-    Claim(
-        "gradient_estimation",
-        "case:relu_n4",
-        f"relu_n4: distance of mu'(0) to the paper's {RELU_N4}",
-        "appendix, ReLU figure (b)",
-        RELU_N4,
-        0.0,
-        0.1,
-        "noisy queries (sigma = 0.01) of another draw: <= 0.1",
-    ),
+    *_gradient_claims(),
 )
 
 
@@ -223,63 +260,101 @@ def ours(
     fig1: list[dict[str, str]],
     fig2: list[dict[str, str]],
     fig3_best: list[dict[str, str]],
-    gradient_estimation: list[dict[str, str]],
-) -> dict[str, list[tuple[str, float]]]:
-    """This run's values, from the pipeline's CSV tables as rows, by the keys claims name
-    (`Claim.key`).
+    fig3_others: list[dict[str, str]],
+    distribution: list[dict[str, str]],
+    draws: dict[str, list[dict[str, str]]],
+    seed: int,
+) -> dict[str, list[Ours]]:
+    """This run's values, from the pipeline's tables as rows, by the keys claims name.
+
+    Args:
+        fig1, fig2: Figs. 1 and 2's tables. fig3_best, fig3_others: Fig. 3's curve on the main
+            path and the other paths'. distribution: Figs. 4 and 5's distribution table.
+        draws: each (case, procedure)'s draws table, by "case_procedure".
+        seed: the base seed (the bootstrap's stream).
 
     Returns:
-        Per key, (where, value) pairs: the slopes of Fig. 2 one per noise level ("sigma =
-        ..."), every other value one ("", NaN where the run has no such number). A key the
-        run has no rows for is absent.
+        Per key, one `Ours` per place (Fig. 2's slopes one per noise level). A key the run has
+        no rows for is absent.
     """
-    local = [
-        _float(r, "value")
-        for r in fig1
-        if r["method"] == LocalBO.name and float(r["sigma"]) == 0 and int(r["d"]) == 50
-    ]
-    median = float(np.median(local)) if local else math.nan
-    best = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
-
-    def slopes(panel: str, axis: str) -> list[tuple[str, float]]:
-        rows = [r for r in fig2 if r["panel"] == panel]
-        if not rows:
-            return [("", math.nan)]
-        return [
-            (
-                f"sigma = {s}",
-                log_log_slope(
-                    [_float(r, axis) for r in rows if r["sigma"] == s],
-                    [_float(r, "estimate") for r in rows if r["sigma"] == s],
-                ),
-            )
-            for s in sorted({r["sigma"] for r in rows}, key=float)
+    values: dict[str, list[Ours]] = {}
+    local = np.array(
+        [
+            _float(r, "value")
+            for r in fig1
+            if r["method"] == LocalBO.name and float(r["sigma"]) == 0 and int(r["d"]) == 50
         ]
+    )
+    if local.size:
+        median = float(np.median(local))
+        rng = rng_for(seed, "paper_comparison", "fig1")
+        low, high = median_interval(local, BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES, rng)
+        values["fig1_median"] = [Ours("", median, low, high)]
+        # the grid size grows with |v|: the image of [low, high] (both negative at d = 50)
+        grid = sorted(grid_size_log10(np.array([low, high])))
+        values["fig1_grid_size"] = [Ours("", float(grid_size_log10(median)), *grid)]
+    for panel, (axis, _) in PANEL_AXES.items():
+        rows = [r for r in fig2 if r["panel"] == panel]
+        if rows:
+            values[f"fig2_slope_in_{axis}"] = [
+                _slope(rows, axis, s) for s in sorted({r["sigma"] for r in rows}, key=float)
+            ]
+    main = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
+    for k in FIG3_PUBLISHED:
+        if k in main:
+            spread = [main[k]] + [
+                _float(r, "median") for r in fig3_others if int(r["restarts"]) == k
+            ]
+            low, high = np.quantile(spread, [(1 - SPREAD) / 2, (1 + SPREAD) / 2])
+            values[f"fig3_best_of_{k}"] = [
+                Ours("", main[k], float(low), float(high), extra={"paths": len(spread)})
+            ]
+    for r in distribution:
+        key = f"draws:{r['case']}:{r['procedure']}:{r['component']}"
+        share = float(r["share_near_paper"]) if r["share_near_paper"] != "" else math.nan
+        values[key] = [
+            Ours("", _float(r, "median"), _float(r, "low"), _float(r, "high"), share=share)
+        ]
+        if r["component"] == "1":
+            inside = _float(r, "share_in_subdifferential")
+            values[f"share:inside:{r['case']}:{r['procedure']}"] = [Ours(share=inside)]
+    for procedure in PROCEDURES:
+        pair = draws.get(f"l1_n10_{procedure}"), draws.get(f"l1_n5_{procedure}")
+        if all(pair):
+            closer = share_closer(*pair)
+            values[f"share:closer:l1_n10:l1_n5:{procedure}"] = [Ours(share=closer)]
+    return values
 
-    def distance(row: dict[str, str]) -> float | None:
-        """||our estimate - the paper's||, None for a case the paper reports nothing of."""
-        grads = [k for k in row if k.startswith("grad_") and row[k] != ""]
-        if any(row.get("paper_" + k, "") == "" for k in grads):
-            return None
-        ours_g = np.array([_float(row, k) for k in grads])
-        paper_g = np.array([_float(row, "paper_" + k) for k in grads])
-        return float(np.linalg.norm(ours_g - paper_g))
 
-    distances = {r["case"]: distance(r) for r in gradient_estimation}
-
-    return {
-        "fig1_median": [("", median)],
-        "fig1_grid_size": [("", grid_size_log10(median))],
-        **{f"fig2_slope_in_{x}": slopes(panel, x) for panel, (x, _) in PANEL_AXES.items()},
-        **{f"fig3_best_of_{k}": [("", value)] for k, value in best.items()},
-        **{f"case:{case}": [("", v)] for case, v in distances.items() if v is not None},
-    }
+def _slope(rows: list[dict[str, str]], axis: str, sigma: str) -> Ours:
+    """The least-squares slope of log E in log `axis` at one noise level, with its standard
+    error."""
+    x = np.log([_float(r, axis) for r in rows if r["sigma"] == sigma])
+    y = np.log([_float(r, "estimate") for r in rows if r["sigma"] == sigma])
+    fit = stats.linregress(x, y)
+    return Ours(f"sigma = {sigma}", float(fit.slope), std_error=float(fit.stderr))
 
 
-def compare(
-    values: dict[str, list[tuple[str, float]]], comparable: dict[str, bool]
-) -> list[dict[str, Any]]:
-    """The table: one row per claim and value, with its verdict.
+def verdict(claim: Claim, mine: Ours) -> tuple[str, float, float]:
+    """The verdict of a claim against our value, and the interval of values that agree."""
+    if claim.rule == "share":
+        ok = not math.isnan(mine.share)
+        return (f"{mine.share:.0%} of draws" if ok else "missing"), math.nan, math.nan
+    if math.isnan(mine.value):
+        return "missing", claim.low, claim.high
+    if claim.rule == "interval":
+        return ("match" if claim.low <= mine.value <= claim.high else "miss"), claim.low, claim.high
+    if claim.rule == "medians":
+        reach = math.sqrt(2) * (mine.high - mine.low) / 2
+        low, high = mine.value - reach, mine.value + reach
+    else:  # "paths", "draws": the paper's is one more of ours
+        low, high = mine.low, mine.high
+    assert claim.value is not None
+    return ("consistent" if low <= claim.value <= high else "inconsistent"), low, high
+
+
+def compare(values: dict[str, list[Ours]], comparable: dict[str, bool]) -> list[dict[str, Any]]:
+    """The table: one row per claim and place, with its verdict (the module docstring).
 
     Args:
         values: `ours(...)`. comparable: per config section, whether the run is the paper's
@@ -287,24 +362,24 @@ def compare(
     """
     rows = []
     for claim in CLAIMS:
-        for at, value in values.get(claim.key, [("", math.nan)]):
-            if not comparable[claim.figure]:
-                verdict = "not comparable: this run is not the paper's scale"
-            elif math.isnan(value):
-                verdict = "missing"
-            else:
-                verdict = "match" if claim.low <= value <= claim.high else "miss"
+        for mine in values.get(claim.key, [Ours()]):
+            found, low, high = verdict(claim, mine)
             rows.append(
                 {
                     "figure": claim.figure,
                     "quantity": claim.quantity,
-                    "at": at,
+                    "at": mine.at,
                     "where": claim.where,
                     "paper": claim.paper,
-                    "ours": value,
-                    "low": claim.low,
-                    "high": claim.high,
-                    "verdict": verdict,
+                    "ours": mine.value,
+                    "ours_low": mine.low,
+                    "ours_high": mine.high,
+                    "low": low,
+                    "high": high,
+                    "verdict": found if comparable[claim.figure] else NOT_COMPARABLE,
+                    "rule": claim.rule,
+                    "std_error": mine.std_error,
+                    "share": mine.share,
                     "note": claim.note,
                 }
             )
