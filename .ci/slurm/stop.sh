@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stop the private SLURM cluster started by .ci/slurm/start.sh.
+# Stop the private SLURM cluster started by .ci/slurm/start.sh (unless another run uses it).
 # Kills exactly the PIDs recorded in $STATE/pids/*.pid (never by name), in
 # reverse start order: SIGTERM, up to 20 s grace, then SIGKILL.
 # A PID is only signalled if its /proc/<pid>/comm is still the daemon we
@@ -9,6 +9,21 @@
 set -u
 STATE=${LOCALBO_SLURM_STATE:-/tmp/localbo-slurm}
 PIDS=$STATE/pids
+LEASES=$STATE/leases
+
+# A run that uses the cluster holds a lease ($LEASES/<its pid>, `.ci/run`); with LOCALBO_SLURM_LEASE
+# set, this run gives its lease back, and the cluster stops only if no other live run holds one.
+if [ -n "${LOCALBO_SLURM_LEASE:-}" ]; then
+  rm -f "$LEASES/$LOCALBO_SLURM_LEASE"
+  for lease in "$LEASES"/*; do
+    [ -e "$lease" ] || continue
+    if [ -d "/proc/$(basename "$lease")" ]; then
+      echo "[slurm/stop] left running: run $(basename "$lease") still uses the cluster"
+      exit 0
+    fi
+    rm -f "$lease"  # a run that died without giving its lease back
+  done
+fi
 
 stop_one() { # stop_one NAME COMM
   local f=$PIDS/$1.pid pid i

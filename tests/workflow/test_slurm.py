@@ -142,9 +142,12 @@ def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
     deadline = time.monotonic() + TIMEOUT
     cancelled = None
     while cancelled is None and time.monotonic() < deadline and proc.poll() is None:
+        # only a job this test's Snakemake submitted (its log names it): another run on the
+        # same cluster may have a Fig. 3 path job running too
+        ours = set(SUBMITTED.findall(log_path.read_text()))
         queue = _run(["squeue", "-h", "-o", "%i|%T|%k"]).stdout.split()
         running = [job for job, state, comment in (q.split("|") for q in queue)
-                   if state == "RUNNING" and comment == "rule_fig3_path"]  # fmt: skip
+                   if job in ours and state == "RUNNING" and comment == "rule_fig3_path"]  # fmt: skip
         if running:
             cancelled = running[0]
             assert _run(["scancel", cancelled]).returncode == 0
