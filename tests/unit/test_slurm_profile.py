@@ -1,39 +1,49 @@
-"""The SLURM profile's groups name rules the workflow has (Snakemake ignores a name it lacks)."""
+"""The SLURM profile's groups: every rule but the long ones is bundled, in few allocations."""
 
+import math
+import re
+import subprocess
+import sys
 from pathlib import Path
-from types import SimpleNamespace
 
+import pytest
 import yaml
 
 from localbo.gallery.provenance import figure_of_rule
-from localbo.pipeline.fig1 import Fig1Settings
-from localbo.pipeline.resources import runtime_minutes
-from localbo.pipeline.settings import load_settings, merged_config
 
 REPO = Path(__file__).resolve().parents[2]
 PROFILE = yaml.safe_load((REPO / "workflow" / "profiles" / "slurm" / "profile.yaml").read_text())
+# the jobs that keep an allocation each: they grow with the config (hours at paper scale)
+OWN_ALLOCATION = {"fig1_run", "error_function", "rbf_error_function"}
 
 
-def test_every_grouped_rule_exists_and_every_group_has_a_size():
+def test_every_rule_but_the_long_ones_is_grouped_and_every_group_has_a_size():
     rules = set(figure_of_rule(REPO / "workflow" / "rules"))
-    assert {"fig1_run", "error_function", "rbf_error_function"} <= rules
-    assert set(PROFILE["groups"]) <= rules, set(PROFILE["groups"]) - rules
+    grouped = set(PROFILE["groups"])
+    assert grouped <= rules, grouped - rules  # Snakemake ignores a name it lacks
+    assert not OWN_ALLOCATION & grouped
+    # the Fig. 3 path job stays on its own: tests/workflow/test_slurm.py cancels and starves it
+    assert rules - grouped == OWN_ALLOCATION | {"fig3_path"}
     assert set(PROFILE["groups"].values()) == set(PROFILE["group-components"])
 
 
-def test_only_short_jobs_of_a_fixed_size_are_bundled():
-    """Snakemake removes the outputs of every member of a failed group job, the finished ones
-    too, and runs them all again: only jobs that ask for at most 10 minutes at paper scale are
-    bundled, whatever their wildcards, and no job that grows with the config (a Fig. 1 run, an
-    error function, a restart chunk)."""
-    costs = load_settings(merged_config([REPO / "config" / "config.yaml"])).job_costs()
-    for rule in PROFILE["groups"]:
-        for d in Fig1Settings().dims:
-            wildcards = SimpleNamespace(d=str(d), i="0")
-            assert runtime_minutes(costs[rule](wildcards)) <= 10, (rule, d)
-    assert not {"fig1_run", "error_function", "rbf_error_function", "restart_chunk"} & set(
-        PROFILE["groups"]
-    )
+@pytest.mark.workflow
+def test_the_paper_scale_takes_at_most_100_allocations_besides_the_long_jobs(tmp_path):
+    """Jobs counted from Snakemake's dry run at paper scale; a group of n jobs in bundles of N
+    components takes at most ceil(n / N) allocations (fewer where its jobs connect)."""
+    command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-n"]
+    command += ["--directory", str(tmp_path), "--cores", "2"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    stats = out.split("Job stats:", 1)[1].split("\n\n", 1)[0]
+    jobs = {rule: int(n) for rule, n in re.findall(r"^(\w+)\s+(\d+)$", stats, re.M)}
+    jobs.pop("all"), jobs.pop("total")
+    groups: dict[str, int] = {}
+    for rule, group in PROFILE["groups"].items():
+        groups[group] = groups.get(group, 0) + jobs.get(rule, 0)
+    bundles = sum(math.ceil(n / PROFILE["group-components"][g]) for g, n in groups.items())
+    alone = sum(n for rule, n in jobs.items() if rule not in {*PROFILE["groups"], *OWN_ALLOCATION})
+    assert sum(n for rule, n in jobs.items() if rule not in OWN_ALLOCATION) > 400
+    assert bundles + alone <= 100, (bundles, alone)
 
 
 def test_default_resources_grow_with_the_attempt():

@@ -145,9 +145,12 @@ def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
         # only a job this test's Snakemake submitted (its log names it): another run on the
         # same cluster may have a Fig. 3 path job running too
         ours = set(SUBMITTED.findall(log_path.read_text()))
-        queue = _run(["squeue", "-h", "-o", "%i|%T|%k"]).stdout.split()
-        running = [job for job, state, comment in (q.split("|") for q in queue)
-                   if job in ours and state == "RUNNING" and comment == "rule_fig3_path"]  # fmt: skip
+        queue = [q.split("|") for q in _run(["squeue", "-h", "-o", "%i|%T|%k"]).stdout.split()]
+        running = [
+            job
+            for job, state, comment in queue
+            if job in ours and state == "RUNNING" and comment == "rule_fig3_path"
+        ]
         if running:
             cancelled = running[0]
             assert _run(["scancel", cancelled]).returncode == 0
