@@ -3,8 +3,8 @@
 The cluster is the private one-node cluster of `.ci/slurm/start.sh` (slurmctld, slurmd, slurmdbd
 with MariaDB, munge). Where no cluster answers, the test skips with the reason printed; with
 LOCALBO_REQUIRE_SLURM=1 (`.ci/run` sets it once the cluster is up) it fails instead.
-Figs. 2 and 3 are run, each job its own SLURM job, and Fig. 1's path draws, the profile's one
-group, bundled into one.
+The whole tiny pipeline is run once, its long jobs in allocations of their own and the others
+in the profile's bundles; the faults are tried on Fig. 3's path job.
 """
 
 from __future__ import annotations
@@ -27,13 +27,11 @@ pytestmark = pytest.mark.slurm
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
 TIMEOUT = 600
 REQUIRE = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
-TARGETS = [
-    f"figures/{name}.{ext}"
-    for name in ("fig2_error_function", "fig3_restarts")
-    for ext in ("pdf", "png")
-]
-# Fig. 1's sample paths of the tiny config (dims [1, 3], two paths): one bundle of the profile.
-PATHS = [f"results/fig1/paths/d{d}/path{i}.npz" for d in (1, 3) for i in (0, 1)]
+# The rules whose jobs keep an allocation each (tests/unit/test_slurm_profile.py), and the
+# allocations of the tiny config: its 16 Fig. 1 run jobs, 8 + 8 error functions, the Fig. 3
+# path, and the bundles of the profile's groups.
+ALONE = ("fig1_run", "error_function", "rbf_error_function", "fig3_path")
+ALLOCATIONS = 40
 # The line the SLURM executor plugin (2.8) logs for every sbatch.
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+(?:_\d+)?)")
 
@@ -117,20 +115,26 @@ def _accounting(job_ids: list[str]) -> dict[str, tuple[str, str, str]]:
     return rows
 
 
-def test_pipeline_runs_on_slurm(tmp_path):
+def test_the_tiny_pipeline_on_slurm_bundles_its_short_jobs_and_makes_the_local_outputs(
+    tmp_path, tiny_run
+):
+    """The whole tiny pipeline through the profile: the Fig. 1 runs, the error functions and
+    the Fig. 3 path each in an allocation of their own, every other job in the profile's
+    bundles, ALLOCATIONS in all by SLURM's accounting; every table equals the local run's."""
     _check_cluster()
-    job_ids = _finish(*_start(tmp_path, *TARGETS, *PATHS))
-    for target in TARGETS + PATHS:
-        assert (tmp_path / "run" / target).stat().st_size > 1000, target
-    # the jobs really went through SLURM, and its accounting says they completed
+    job_ids = _finish(*_start(tmp_path))
     rows = _accounting(job_ids)
     assert {job: row[0] for job, row in rows.items()} == dict.fromkeys(job_ids, "COMPLETED"), rows
-    # the four path draws ran in one SLURM job, the profile's one bundle; every other job had its
-    # own (the plugin comments a group job with its group's name, bundle_...)
     comments = [row[1] for row in rows.values()]
-    assert [c for c in comments if "fig1_path" in c or "bundle" in c] == [
-        "rule_bundle_fig1_path_fig1_path"
-    ], comments
+    alone = {c for c in comments if not c.startswith("rule_bundle_")}
+    assert alone == {f"rule_{rule}" for rule in ALONE}, comments
+    assert len(job_ids) == ALLOCATIONS, comments
+    local = sorted(p.relative_to(tiny_run) for p in tiny_run.glob("results/**/*.csv"))
+    assert local == sorted(
+        p.relative_to(tmp_path / "run") for p in (tmp_path / "run").glob("results/**/*.csv")
+    )
+    for table in local:
+        assert (tmp_path / "run" / table).read_bytes() == (tiny_run / table).read_bytes(), table
 
 
 def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
