@@ -9,7 +9,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from localbo.plotting import boxes, palette, save_figure, set_style
+    from localbo.plotting import boxes, notes_above, palette, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     summary = pd.read_csv(smk.input.summary)
@@ -55,18 +55,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ax.axhline(0.0, color="0.3", lw=0.8, ls=":")
         for k, row in enumerate(mine.itertuples()):
             ax.plot([k, k], [row.low, row.high], color="k", lw=2.5, solid_capstyle="butt")
-            ax.annotate(
-                f"{row.wins}/{row.ties}/{row.losses}",
-                (k, 1.0),
-                xycoords=("data", "axes fraction"),
-                xytext=(0, -3),
-                textcoords="offset points",
-                ha="center",
-                va="top",
-                fontsize="x-small",
-            )
-        low, high = ax.get_ylim()
-        ax.set_ylim(low, high + 0.12 * (high - low))  # room for the counts
+        counts = [f"{r.wins}/{r.ties}/{r.losses}" for r in mine.itertuples()]
+        notes_above(ax, dict(enumerate(counts)), room=0.12)
         ax.set_xticks(range(len(dims)), [str(d) for d in dims])
         label = mine["label"].iloc[0]
         other = baseline if against == smk.params.baseline else against

@@ -82,6 +82,26 @@ def boxes(
         artists["boxes"][0].set_label(label)
 
 
+def notes_above(ax: plt.Axes, notes: dict[float, str], room: float = 0.15) -> None:
+    """Small notes along the top of an axes, each above the x it is keyed by, and room made for
+    them (`room`: a share of the y range added on top)."""
+    if not notes:
+        return
+    low, high = ax.get_ylim()
+    ax.set_ylim(low, high + room * (high - low))
+    for x, text in notes.items():
+        ax.annotate(
+            text,
+            (x, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(0, -3),
+            textcoords="offset points",
+            ha="center",
+            va="top",
+            fontsize="x-small",
+        )
+
+
 def save_figure(
     fig: plt.Figure, pdf_path: str | Path | None, png_path: str | Path, dpi: int = 200
 ) -> None:

@@ -27,7 +27,7 @@ import pandas as pd
 import seaborn as sns
 
 from localbo.methods.local_bo import LocalBO
-from localbo.plotting import PALETTE, boxes, set_style
+from localbo.plotting import PALETTE, boxes, notes_above, set_style
 from localbo.restarts import grid_size_log10
 
 log = logging.getLogger(__name__)
@@ -40,21 +40,9 @@ FIRST_REGION = "first_region_value"
 def _mark_partial(ax: plt.Axes, counts: pd.Series, full: int, positions: dict) -> None:
     """Write the run count above each box of fewer runs than `full` (its x in `positions`)."""
     partial = counts[counts < full]
-    if partial.empty:
-        return
-    low, high = ax.get_ylim()  # room above the boxes for their marks
-    ax.set_ylim(low, high + 0.15 * (high - low))
-    for key, count in partial.items():
-        ax.annotate(  # on two lines, so that neighbouring marks do not run together
-            f"{count}\npath{'s' * (count > 1)}",
-            (positions[key], 1.0),
-            xycoords=("data", "axes fraction"),
-            xytext=(0, -3),
-            textcoords="offset points",
-            ha="center",
-            va="top",
-            fontsize="x-small",
-        )
+    # on two lines, so that neighbouring marks do not run together
+    marks = {positions[key]: f"{n}\npath{'s' * (n > 1)}" for key, n in partial.items()}
+    notes_above(ax, marks)
 
 
 def _grid_size(ax: plt.Axes, local: pd.DataFrame, dims: list[int], color: object) -> None:
