@@ -10,5 +10,6 @@ with snakemake_job(snakemake):  # noqa: F821
     from localbo.plotting import save_figure
 
     smk = snakemake  # noqa: F821
-    fig = local_solutions_figure(pd.read_csv(smk.input[0]), smk.params.labels, smk.params.layout)
+    table, params = pd.read_csv(smk.input[0]), smk.params
+    fig = local_solutions_figure(table, params.labels, params.layout, params.local_bo)
     save_figure(fig, smk.output.pdf, smk.output.png)

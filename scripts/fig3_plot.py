@@ -6,10 +6,9 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import numpy as np
-    import seaborn as sns
 
     from localbo.io import load_csv
-    from localbo.plotting import save_figure, set_style
+    from localbo.plotting import density, palette, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     values = np.array([float(r["value"]) for r in load_csv(smk.input.runs)])
@@ -17,10 +16,10 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     best = {key: np.array([float(r[key]) for r in rows]) for key in rows[0]}
 
     set_style()
-    ours, paper = sns.color_palette(n_colors=2)
+    ours, paper = palette(2)
     fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.6), layout="constrained")
     if values.size > 1 and np.ptp(values) > 0:
-        sns.kdeplot(x=values, ax=left, fill=True, color=ours, cut=0)
+        density(left, values, ours)
     left.plot(values, np.zeros_like(values), "|", color=ours, ms=8, alpha=0.3)
     left.set_xlabel("value of a single local solution")
     left.set_ylabel("density")

@@ -10,11 +10,10 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import numpy as np
-    import seaborn as sns
 
-    from localbo.gradient_estimation import TEST_FUNCTIONS
     from localbo.io import load_json, load_npz
-    from localbo.plotting import save_figure, set_style
+    from localbo.plotting import palette, save_figure, set_style
+    from localbo.subdifferentials import TEST_FUNCTIONS
 
     HALF_WIDTH = 0.45  # of the window around x
     ARROW_SCALE = 0.3  # a gradient g is drawn from x to x + ARROW_SCALE * g
@@ -34,7 +33,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     smk = snakemake  # noqa: F821
     set_style()
-    colors = sns.color_palette()
+    colors = palette()
     panels = len(smk.input.summaries)
     fig, axes = plt.subplots(1, panels, figsize=(3.3 * panels, 3.6), squeeze=False)
     for k, (ax, summary_path, arrays_path) in enumerate(

@@ -6,17 +6,16 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import numpy as np
-    import seaborn as sns
 
-    from localbo.gradient_estimation import TEST_FUNCTIONS
     from localbo.io import load_json, load_npz
-    from localbo.plotting import latex_number, save_figure, set_style
+    from localbo.plotting import latex_number, palette, save_figure, set_style
+    from localbo.subdifferentials import TEST_FUNCTIONS
 
     TANGENT_HALF_WIDTH = 0.15
 
     smk = snakemake  # noqa: F821
     set_style()
-    colors = sns.color_palette()
+    colors = palette()
     panels = len(smk.input.summaries)
     fig, axes = plt.subplots(1, panels, figsize=(3.6 * panels, 2.9), squeeze=False, sharey=True)
     for k, (ax, summary_path, arrays_path) in enumerate(

@@ -15,9 +15,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     import matplotlib.pyplot as plt
     import pandas as pd
-    import seaborn as sns
 
-    from localbo.plotting import PALETTE, boxes, save_figure, set_style
+    from localbo.plotting import boxes, palette, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     labels = smk.params.labels
@@ -29,8 +28,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     names = list(labels)
     ticks = {m: textwrap.fill(labels[m], 14) for m in names}  # the names, wrapped, on the axes
     # blue, green and vermilion: apart in hue and in lightness, from the grey of the minima
-    palette = sns.color_palette(PALETTE)
-    colors = dict(zip(names, [palette[0], palette[2], palette[3]], strict=False))
+    colors = dict(zip(names, [palette()[k] for k in (0, 2, 3)], strict=False))
     fig, axes = plt.subplots(
         3, len(dims), figsize=(3.4 * len(dims), 9.0), layout="constrained", squeeze=False
     )

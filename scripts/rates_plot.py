@@ -11,11 +11,9 @@ from localbo.pipeline.runtime import snakemake_job
 with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import numpy as np
-    import seaborn as sns
 
-    from localbo.convergence import SCHEDULE_LABELS
     from localbo.io import load_csv
-    from localbo.plotting import save_figure, set_style
+    from localbo.plotting import palette, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     rows = load_csv(smk.input.curves)
@@ -28,7 +26,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     sigmas = sorted({float(r["sigma"]) for r in rows})
     schedules = list(dict.fromkeys(r["schedule"] for r in rows))
     step_rules = list(dict.fromkeys(r["step_rule"] for r in rows))  # "fixed" is the theory's
-    colors = dict(zip(schedules, sns.color_palette(n_colors=len(schedules)), strict=True))
+    colors = dict(zip(schedules, palette(len(schedules)), strict=True))
     fig, axes = plt.subplots(
         len(sigmas),
         len(dims),
@@ -59,7 +57,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                             median,
                             color=colors[schedule],
                             lw=1.5,
-                            label=SCHEDULE_LABELS[schedule],
+                            label=smk.params.labels[schedule],
                         )
                         ax.fill_between(
                             n,

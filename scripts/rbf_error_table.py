@@ -11,8 +11,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     from localbo import error_function as ef
     from localbo.convergence import log_log_slope
-    from localbo.error_function import PANEL_AXES
     from localbo.io import load_json, save_csv
+    from localbo.panels import PANEL_AXES
     from localbo.pipeline.fig2 import estimates_by_panel
 
     smk = snakemake  # noqa: F821

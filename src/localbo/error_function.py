@@ -69,9 +69,6 @@ def matern_leading_bound(d: float, b: float, sigma: float) -> float:
     return 7.5 * np.sqrt(2.0) * sigma * d**1.5 * b**-0.5
 
 
-# The two panels of E (paper Fig. 2): the variable each varies along its x axis, and the one it
-# holds fixed.
-PANEL_AXES = {"a": ("b", "d"), "b": ("d", "b")}
 # the lemma `paper_bound` draws for each kernel, as a figure's legend names it
 PAPER_BOUND_LEMMAS = {"matern52": "Lemma 4", "rbf": "Lemma 3"}
 

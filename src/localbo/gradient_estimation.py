@@ -8,12 +8,8 @@ The experiment of section 6.3 and appendix "Additional Experiments" (ReLU) of th
 3. ML-II hyperparameters (constant mean, lengthscale, outputscale, noise) on (Z, y);
 4. the estimate grad mu_D(x) of the fitted GP, compared with the subdifferential of f at x.
 
-The test functions are convex, so their subdifferentials exist; each is a box here (a product of
-intervals), and the error of an estimate is its Euclidean distance to that box:
-
-    quadratic  f(x) = 1/2 ||x||^2      d f(x) = {x}
-    l1         f(x) = ||x||_1          d f(x) = prod_i (sign x_i, or [-1, 1] where x_i = 0)
-    relu       f(x) = sum_i max(0, x_i)  d f(x) = prod_i ({1} if x_i > 0, {0} if < 0, [0, 1] if 0)
+The test functions and their subdifferentials live in localbo.subdifferentials; the error of
+an estimate is its Euclidean distance to the subdifferential.
 
 References:
     the paper, section 6.3 (Fig. 4) and appendix "Additional Experiments" (Fig. 5, ReLU);
@@ -22,7 +18,6 @@ References:
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -31,58 +26,7 @@ from localbo.designs import Design, minimize_trace, single_points
 from localbo.hyperparameters import FitResult, FitSettings, fit_hyperparameters, fitted_gp
 from localbo.kernels import make_kernel
 from localbo.seeding import rng_for
-
-
-def quadratic(X: np.ndarray) -> np.ndarray:
-    """1/2 ||x||^2 of each row of an (m, d) array; returns (m,)."""
-    return 0.5 * np.sum(X**2, axis=1)
-
-
-def l1_norm(X: np.ndarray) -> np.ndarray:
-    """||x||_1 of each row of an (m, d) array; returns (m,)."""
-    return np.sum(np.abs(X), axis=1)
-
-
-def relu(X: np.ndarray) -> np.ndarray:
-    """sum_i max(0, x_i) of each row of an (m, d) array (the ReLU for d = 1); returns (m,)."""
-    return np.sum(np.maximum(X, 0.0), axis=1)
-
-
-def _quadratic_box(x: np.ndarray) -> np.ndarray:
-    return np.column_stack([x, x])
-
-
-def _l1_box(x: np.ndarray) -> np.ndarray:
-    s = np.sign(x)
-    return np.column_stack([np.where(x == 0, -1.0, s), np.where(x == 0, 1.0, s)])
-
-
-def _relu_box(x: np.ndarray) -> np.ndarray:
-    hi = np.where(x >= 0, 1.0, 0.0)
-    lo = np.where(x > 0, 1.0, 0.0)
-    return np.column_stack([lo, hi])
-
-
-@dataclass(frozen=True)
-class TestFunction:
-    """A convex test function with its subdifferential as a box.
-
-    Attributes:
-        name: config name.
-        value: maps (m, d) points to (m,) values.
-        subdifferential: maps a (d,) point to a (d, 2) array of [low, high] per coordinate.
-    """
-
-    name: str
-    value: Callable[[np.ndarray], np.ndarray]
-    subdifferential: Callable[[np.ndarray], np.ndarray]
-
-
-TEST_FUNCTIONS: dict[str, TestFunction] = {
-    "quadratic": TestFunction("quadratic", quadratic, _quadratic_box),
-    "l1": TestFunction("l1", l1_norm, _l1_box),
-    "relu": TestFunction("relu", relu, _relu_box),
-}
+from localbo.subdifferentials import TEST_FUNCTIONS, distance_to_box
 
 # The estimates the paper reports (Fig. 4 captions, Fig. 5 subcaptions), keyed by
 # (function, point, number of queries).
@@ -98,11 +42,6 @@ PAPER_ESTIMATES: dict[tuple[str, tuple[float, ...], int], tuple[float, ...]] = {
 def paper_estimate(function: str, x: np.ndarray, n: int) -> tuple[float, ...] | None:
     """The paper's reported grad mu_D(x) for this setting, or None if the paper has none."""
     return PAPER_ESTIMATES.get((function, tuple(float(v) for v in x), int(n)))
-
-
-def distance_to_box(g: np.ndarray, box: np.ndarray) -> float:
-    """Euclidean distance from a (d,) vector to the box given as (d, 2) [low, high] rows."""
-    return float(np.linalg.norm(g - np.clip(g, box[:, 0], box[:, 1])))
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,8 @@ def test_named_repository_files_exist(doc):
     assert not missing, f"{doc} names files that do not exist: {sorted(missing)}"
 
 
-@pytest.mark.parametrize("doc", DOCS)
+# The changelog names modules as each version had them.
+@pytest.mark.parametrize("doc", [doc for doc in DOCS if doc != "CHANGELOG.md"])
 def test_named_library_names_resolve(doc):
     names = set(re.findall(r"(?<![/\w])localbo(?:\.\w+)+", (ROOT / doc).read_text()))
     assert names or doc != "README.md"

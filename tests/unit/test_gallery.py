@@ -200,7 +200,7 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     other.parent.mkdir()
     other.write_text("fig1:\n  methods:\n    mpd: null\n")
     third = fig1_run(tmp_path / "third", [("mpd", 1, 1, -1.0)], 360.0, extra="moves")
-    add(third, gallery, [other], code)
+    add(third, gallery, [REPO / "config" / "config.yaml", other], code)
     assert (gallery / "configs" / "run2-part.yaml").read_text() == part.read_text()
     assert (gallery / "configs" / "run3-part.yaml").read_text() == other.read_text()
     final = load_csv(gallery / "fig1-local_solutions.csv")

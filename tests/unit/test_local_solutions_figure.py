@@ -40,19 +40,19 @@ def headroom(fig: plt.Figure, title: str) -> float:
 
 def test_a_box_of_some_paths_is_marked_with_its_count() -> None:
     for paths, mark in ((1, "1\npath"), (3, "3\npaths")):
-        fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS, "paper")
+        fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS, "paper", "local_bo")
         assert panel_texts(fig, "GP-UCB") == [mark]
         assert panel_texts(fig, "local BO") == []  # its cells are full
         assert headroom(fig, "GP-UCB") > headroom(fig, "local BO") + 0.1  # room for the mark
         plt.close(fig)
-        fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS)
+        fig = local_solutions_figure(table({1: 4, 5: paths}), LABELS, "compare", "local_bo")
         assert panel_texts(fig, "every method") == [mark]  # GP-UCB's d = 5 box only
         plt.close(fig)
 
 
 def test_a_complete_table_marks_nothing() -> None:
     for layout in ("paper", "compare"):
-        fig = local_solutions_figure(table({1: 4, 5: 4}), LABELS, layout)
+        fig = local_solutions_figure(table({1: 4, 5: 4}), LABELS, layout, "local_bo")
         assert not [t for ax in fig.axes for t in ax.texts]
         plt.close(fig)
 
@@ -63,7 +63,7 @@ def test_the_methods_compare_on_one_axis_with_turbos_first_region() -> None:
     runs = table({1: 4, 5: 4})
     turbo = runs[runs["method"] == "gp_ucb"].assign(method="turbo", first_region_value=-9.0)
     labels = {**LABELS, "turbo": "TuRBO-1"}
-    fig = local_solutions_figure(pd.concat([runs, turbo]), labels)
+    fig = local_solutions_figure(pd.concat([runs, turbo]), labels, "compare", "local_bo")
     ax = panel(fig, "every method")
     names = [text.get_text() for text in ax.get_legend().get_texts()]
     assert names == ["local BO", "GP-UCB", "TuRBO-1", "TuRBO-1, first region"]

@@ -181,9 +181,7 @@ def test_a_move_that_cycles_ends_where_walking_every_sub_step_ends(max_substeps,
     settings = MPDSettings(max_substeps=max_substeps)
     box, x = Box(-1, 1, 1), np.array([0.333])
     calls = []
-    monkeypatch.setattr(
-        "localbo.methods.mpd.descent", lambda m, c: calls.append(1) or descent(m, c)
-    )
+    monkeypatch.setattr("localbo.methods.mpd.descent", lambda *a: calls.append(1) or descent(*a))
     end = move(gp, x, box, settings)
     monkeypatch.undo()
     walked = _walked(gp, x, box, settings)

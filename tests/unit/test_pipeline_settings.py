@@ -13,7 +13,6 @@ import pytest
 import yaml
 from snakemake.utils import update_config
 
-from localbo.gradient_estimation import TEST_FUNCTIONS
 from localbo.hyperparameters import FIT_STARTS
 from localbo.kernels import KERNELS
 from localbo.methods import builtin
@@ -33,6 +32,7 @@ from localbo.pipeline.resources import (
 from localbo.pipeline.schema import schema_errors
 from localbo.pipeline.sections import ConfigError, as_config
 from localbo.pipeline.settings import default_config, load_settings
+from localbo.subdifferentials import TEST_FUNCTIONS
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = REPO / "config" / "schemas" / "config.schema.yaml"

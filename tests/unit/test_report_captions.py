@@ -26,13 +26,19 @@ def test_every_caption_renders_from_the_config(name):
 
 def test_fig1s_caption_names_the_methods_that_ran_and_no_local_bo_panels_without_it():
     text = " ".join(caption("fig1.rst", CONFIG).split())
+    ran = [name for name, section in CONFIG["fig1"]["methods"].items() if section is not None]
+    assert f"the methods of `fig1.methods` ({', '.join(ran)};" in text
     assert "Top: true value at the point local BO returns" in text
-    assert "Then one panel per other method of `fig1.methods` (gp_ucb," in text
+    assert "Bottom: every method's runs at sigma = 0, side by side" in text
     config = copy.deepcopy(CONFIG)
     update_config(config, {"fig1": {"methods": {"local_bo": None, "gp_ucb": None}}})
     text = " ".join(caption("fig1.rst", config).split())
-    assert "local BO" not in text and "Then" not in text and "gp_ucb" not in text
-    assert "One panel per method of `fig1.methods` (turbo, mpd, random_search," in text
+    assert "Top:" not in text and "gp_ucb" not in text
+    rest = [name for name in ran if name not in ("local_bo", "gp_ucb")]
+    assert f"`fig1.methods` ({', '.join(rest)};" in text
+    update_config(config, {"fig1": {"layout": "paper"}})
+    text = " ".join(caption("fig1.rst", config).split())
+    assert "Bottom: one panel per other method, at its first noise level" in text
 
 
 @pytest.mark.parametrize(("kernel", "named"), [("matern52", "Lemma 4"), ("rbf", "Lemma 3")])

@@ -3,6 +3,8 @@
 # of fig1.methods, a table with one row per run, and the figure.
 from functools import partial
 
+from localbo.methods.local_bo import LocalBO
+
 FIG1 = SETTINGS.fig1_jobs()
 
 
@@ -87,6 +89,7 @@ rule fig1_plot:
     params:
         labels=FIG1.labels(),
         layout=SETTINGS.fig1.layout,
+        local_bo=LocalBO.name,
     script:
         "../../scripts/fig1_plot.py"
 

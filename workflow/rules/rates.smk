@@ -3,6 +3,8 @@
 # fitted slopes beside the theory's exponents, and the figure.
 from functools import partial
 
+from localbo.convergence import SCHEDULE_LABELS
+
 # It runs on Fig. 1's paths: the rules files it uses come first, whatever the order the
 # Snakefile includes rules files in.
 for uses in ("fig1.smk",):
@@ -99,6 +101,8 @@ rule rates_plot:
         "benchmarks/rates_plot.tsv"
     conda:
         "../../envs/localbo.yaml"
+    params:
+        labels=SCHEDULE_LABELS,
     script:
         "../../scripts/rates_plot.py"
 

@@ -41,6 +41,7 @@ import pandas as pd
 from localbo.gallery.parts import config_copy, renewed_runs
 from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
+from localbo.methods.local_bo import LocalBO
 from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, Fig1Jobs, table_order
 from localbo.pipeline.files import gallery_name
@@ -147,9 +148,10 @@ def add_run(
 
     Raises:
         ModifiedTree: the run's code has uncommitted changes.
-        ValueError: the run made no figure or table the rules name, `supersede` without a Fig. 1
-            table to supersede in, a run that differs from the gallery's with the gallery's
-            software, or a run that adds nothing.
+        ValueError: the run made no figure or table the rules name, a Fig. 1 run of a method
+            its configs do not name, `supersede` without a Fig. 1 table to supersede in, a run
+            that differs from the gallery's with the gallery's software, or a run that adds
+            nothing.
     """
     provenance = (
         load_json(gallery / "provenance.json")
@@ -182,6 +184,7 @@ def add_run(
         if held is None:
             record["fig1"] = {"runs_added": len(load_csv(run / RUN_TABLE)), "runs_reproduced": 0}
         else:
+            _check_methods(run, configs)
             rows, columns, record["fig1"] = _grow_fig1(
                 run, gallery, configs, provenance, record, supersede
             )
@@ -201,6 +204,27 @@ def add_run(
     provenance = {"cpu_hours": total, "figures": dict(sorted(figures.items())), "runs": runs}
     _write(writes, gallery / "provenance.json", provenance)
     return [*writes, gallery / "provenance.json"]
+
+
+def _check_methods(run: Path, configs: list[Path]) -> None:
+    """Every method of the run's Fig. 1 table is named by its configs (a section, null or not)
+    or registered.
+
+    Raises:
+        ValueError: a method neither names.
+    """
+    named = set(merged_config(configs).get("fig1", {}).get("methods", {}))
+    unknown = []
+    for method in sorted({row["method"] for row in load_csv(run / RUN_TABLE)} - named):
+        try:
+            optimizer_class(method)
+        except ValueError:
+            unknown.append(method)
+    if unknown:
+        raise ValueError(
+            f"{run} has Fig. 1 runs of {', '.join(unknown)}, which its configs do not name and "
+            f"no method registers"
+        )
 
 
 def _grow_fig1(
@@ -261,5 +285,6 @@ def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str,
             else:
                 labels = method_labels(what, set(table["method"]))
                 layout = load_settings(merged_config(what)).fig1.layout
-                save_figure(local_solutions_figure(table, labels, layout), None, path)
+                figure = local_solutions_figure(table, labels, layout, LocalBO.name)
+                save_figure(figure, None, path)
         save_json(staged.enter_context(atomic_path(provenance_file, suffix=".json")), provenance)

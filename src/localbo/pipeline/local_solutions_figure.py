@@ -24,10 +24,8 @@ import logging
 
 import matplotlib.pyplot as plt
 import pandas as pd
-import seaborn as sns
 
-from localbo.methods.local_bo import LocalBO
-from localbo.plotting import PALETTE, boxes, notes_above, set_style
+from localbo.plotting import boxes, notes_above, palette, set_style
 from localbo.restarts import grid_size_log10
 
 log = logging.getLogger(__name__)
@@ -61,7 +59,7 @@ def _grid_size(ax: plt.Axes, local: pd.DataFrame, dims: list[int], color: object
 def _boxes(ax: plt.Axes, data: pd.DataFrame, dims: list[int], title: str, full: int) -> None:
     """One method's boxes against d."""
     values = [data.loc[data["d"] == d, "value"].to_numpy() for d in dims]
-    boxes(ax, values, range(len(dims)), sns.color_palette()[0])
+    boxes(ax, values, range(len(dims)), palette(1)[0])
     ax.set_xticks(range(len(dims)), [str(d) for d in dims])
     ax.set_title(title)
     _mark_partial(ax, data.groupby("d").size(), full, {d: dims.index(d) for d in dims})
@@ -88,22 +86,23 @@ def compared(runs: pd.DataFrame, labels: dict[str, str]) -> tuple[pd.DataFrame, 
 
 
 def local_solutions_figure(
-    runs: pd.DataFrame, labels: dict[str, str], layout: str = "compare"
+    runs: pd.DataFrame, labels: dict[str, str], layout: str, local_bo: str
 ) -> plt.Figure:
     """The figure of a Fig. 1 table (one row per run: method, d, sigma, path, value, ...).
 
     Args:
         runs: the table. labels: each method's name in the figure, in panel order.
         layout: "compare" or "paper" (the module docstring).
+        local_bo: local BO's name in the table (`LocalBO.name`: the figure imports no method).
     """
     if layout not in LAYOUTS:
         raise ValueError(f"layout: {layout!r} is not one of {LAYOUTS}")
     set_style()
     dims = sorted(runs["d"].unique())
-    local = runs[runs["method"] == LocalBO.name]
+    local = runs[runs["method"] == local_bo]
     full = int(runs.groupby(["method", "d", "sigma"]).size().max())
     if layout == "paper":
-        return _paper_layout(runs, labels, dims, local, full)
+        return _paper_layout(runs, labels, dims, local_bo, full)
     sigmas = sorted(local["sigma"].unique())
     top = len(sigmas) + int(not local.empty)
     fig = plt.figure(figsize=(max(12.8, 3.2 * top), 9.6))
@@ -112,12 +111,12 @@ def local_solutions_figure(
     for k, sigma in enumerate(sigmas):
         ax = fig.add_subplot(grid[0, k], sharey=first)
         first = first or ax
-        title = f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}"
+        title = f"{labels[local_bo]}, $\\sigma$ = {sigma:g}"
         _boxes(ax, local[local["sigma"] == sigma], dims, title, full)
         if k:
             ax.set_ylabel("")  # the first panel's axis
     if not local.empty:
-        _grid_size(fig.add_subplot(grid[0, len(sigmas)]), local, dims, sns.color_palette()[0])
+        _grid_size(fig.add_subplot(grid[0, len(sigmas)]), local, dims, palette(1)[0])
     ax = fig.add_subplot(grid[1, :])
     data, order = compared(runs, labels)
     width = 0.8 / len(order)  # the boxes of a d share 0.8 of its slot, in `order`
@@ -126,7 +125,7 @@ def local_solutions_figure(
         for k, label in enumerate(order)
         for i, d in enumerate(dims)
     }
-    for label, color in zip(order, sns.color_palette(PALETTE, len(order)), strict=True):
+    for label, color in zip(order, palette(len(order)), strict=True):
         values = [data.loc[(data["method"] == label) & (data["d"] == d), "value"] for d in dims]
         x = [positions[label, d] for d in dims]
         boxes(ax, [v.to_numpy() for v in values], x, color, 0.9 * width, label)
@@ -141,12 +140,13 @@ def local_solutions_figure(
 
 
 def _paper_layout(
-    runs: pd.DataFrame, labels: dict[str, str], dims: list[int], local: pd.DataFrame, full: int
+    runs: pd.DataFrame, labels: dict[str, str], dims: list[int], local_bo: str, full: int
 ) -> plt.Figure:
     """The paper's layout: local BO's noise levels on top, then the grid size and one panel per
     other method (its first noise level)."""
+    local = runs[runs["method"] == local_bo]
     sigmas = sorted(local["sigma"].unique())
-    others = [m for m in labels if m != LocalBO.name]
+    others = [m for m in labels if m != local_bo]
     bottom = int(not local.empty) + len(others)
     ncols = max(3, len(sigmas), bottom)
     fig, axes = plt.subplots(2, ncols, figsize=(3.2 * ncols, 6.4), squeeze=False)
@@ -154,13 +154,13 @@ def _paper_layout(
         ax.set_visible(False)
     for ax, sigma in zip(axes[0], sigmas, strict=False):
         ax.set_visible(True)
-        title = f"{labels[LocalBO.name]}, $\\sigma$ = {sigma:g}"
+        title = f"{labels[local_bo]}, $\\sigma$ = {sigma:g}"
         _boxes(ax, local[local["sigma"] == sigma], dims, title, full)
     panels = iter(axes[1])
     if not local.empty:
         ax = next(panels)
         ax.set_visible(True)
-        _grid_size(ax, local, dims, sns.color_palette()[0])
+        _grid_size(ax, local, dims, palette(1)[0])
     for ax, method in zip(panels, others, strict=False):
         sel = runs[runs["method"] == method]
         if sel.empty:

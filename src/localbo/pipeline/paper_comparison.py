@@ -30,10 +30,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from localbo.error_function import PANEL_AXES
 from localbo.gradient_estimation import PAPER_ESTIMATES
 from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.paired_comparison import median_interval
+from localbo.panels import PANEL_AXES
 from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
