@@ -14,6 +14,7 @@ Prints a table and appends one JSON line per run and per rule to --out.
 from __future__ import annotations
 
 import argparse
+import ast
 import datetime
 import json
 import re
@@ -69,11 +70,10 @@ def rule_scripts() -> dict[str, str]:
 
 def start_up_seconds(script: str, repeats: int) -> float:
     """Median CPU seconds of a fresh Python importing what the script imports (and the
-    preamble), the script's own imports read off its indented and top-level import lines."""
-    text = (REPO / "scripts" / f"{script}.py").read_text()
-    imports = [
-        line.strip() for line in text.splitlines() if re.match(r"\s*(from \S+ )?import ", line)
-    ]
+    preamble), the script's imports read off its syntax tree wherever they stand."""
+    tree = ast.parse((REPO / "scripts" / f"{script}.py").read_text())
+    statements = ast.walk(tree)
+    imports = [ast.unparse(s) for s in statements if isinstance(s, ast.Import | ast.ImportFrom)]
     code = PREAMBLE + "\n".join(imports)
     times = []
     for _ in range(repeats):
