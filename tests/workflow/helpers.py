@@ -21,7 +21,8 @@ def read_csv(path: Path) -> list[dict[str, str]]:
 def snakemake_command(
     workdir: Path, *args: str, configfiles: tuple[Path, ...] = (TINY,)
 ) -> list[str]:
-    """`snakemake -s REPO/Snakefile --directory workdir --configfile CONFIGFILES args`."""
+    """`snakemake -s REPO/Snakefile --directory workdir args --configfile CONFIGFILES` (the
+    config files last: Snakemake would read a target after them as one more)."""
     return [
         sys.executable,
         "-m",
@@ -30,9 +31,9 @@ def snakemake_command(
         str(REPO / "Snakefile"),
         "--directory",
         str(workdir),
+        *args,
         "--configfile",
         *map(str, configfiles),
-        *args,
     ]
 
 

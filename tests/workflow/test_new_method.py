@@ -64,9 +64,9 @@ def test_a_method_added_as_a_module_and_a_config_section_passes_and_is_drawn(tmp
         str(work),
         "--cores",
         "2",
+        "figures/fig1_local_solutions.png",
         "--configfile",
         str(TINY),
-        "figures/fig1_local_solutions.png",
         cwd=tmp_path,
     )
     with open(work / "results" / "fig1" / "local_solutions.csv") as handle:

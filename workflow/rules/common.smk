@@ -22,21 +22,25 @@ def included(name):
 
 def tables(outputs):
     """A plot rule's table inputs: a table rule's outputs (one path, a list, or named ones), or with
-    `redraw_from` their copies in that gallery, which no rule makes: only plot rules run.
+    `redraw_from` their copies in that gallery (made by no rule, so only plot rules run).
     """
     if SETTINGS.redraw_from is None:
         return outputs
     gallery = Path(workflow.basedir, SETTINGS.redraw_from)
     if isinstance(outputs, str):
         return str(gallery / gallery_name(outputs))
-    if isinstance(outputs, list):
-        return [str(gallery / gallery_name(path)) for path in outputs]
-    return {name: str(gallery / gallery_name(path)) for name, path in outputs.items()}
+    if hasattr(outputs, "keys") and list(
+        outputs.keys()
+    ):  # named outputs: a Namedlist is a list
+        return {
+            name: str(gallery / gallery_name(path)) for name, path in outputs.items()
+        }
+    return [str(gallery / gallery_name(path)) for path in outputs]
 
 
 def final_targets():
-    """What `rule all` asks for: every figure and table, or with `redraw_from` the figures and
-    the tables made from other tables (`DERIVED_TARGETS`)."""
+    """The targets of the default rule, all: every figure and table, or with `redraw_from`
+    the figures and the tables made from other tables (`DERIVED_TARGETS`)."""
     if SETTINGS.redraw_from is None:
         return FINAL_TARGETS
     return [
