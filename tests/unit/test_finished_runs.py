@@ -57,6 +57,7 @@ def test_a_killed_job_resumes_after_its_last_finished_run_with_the_same_outputs(
         np.testing.assert_array_equal(resumed[1][name], array, err_msg=name)
 
 
+@pytest.mark.slow
 def test_runs_kept_with_other_parameters_paths_or_code_are_run_again(job, tmp_path, monkeypatch):
     params, files = job
     finished = FinishedRuns(tmp_path / "kept")

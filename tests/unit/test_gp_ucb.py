@@ -286,6 +286,7 @@ def test_a_negligible_row_leaves_the_variance_at_the_prior_to_the_bit():
     np.testing.assert_allclose(grad, dense_grad, rtol=1e-12, atol=0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("d", "min_share"), [(1, 0.6), (5, 0.85), (10, 0.7), (20, 1.0)])
 def test_every_step_chooses_the_oracles_point_unless_rounding_moves_the_oracle_too(d, min_share):
     """150 steps of the oracle's run (the implementation before the speedups), replayed: at each

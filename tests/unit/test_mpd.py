@@ -97,6 +97,7 @@ def test_the_acquisition_and_its_gradient_are_the_oracles(d, kernel):
         assert np.abs(grad - grad_oracle).max() <= 1e-9 * np.abs(grad_oracle).max()
 
 
+@pytest.mark.slow
 def test_a_replayed_run_chooses_the_oracles_points_but_at_near_ties(monkeypatch):
     """An MPD run at d = 3 follows the oracle; at each of its sampled points the library, given
     the same state and a copy of the stream, chooses the same point to 1e-6, or one whose oracle

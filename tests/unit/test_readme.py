@@ -5,9 +5,12 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_the_library_example_runs_and_both_methods_improve_on_the_start():
     section = README.split("## The library on its own", 1)[1]
     code = re.search(r"```python\n(.*?)```", section, re.S).group(1)

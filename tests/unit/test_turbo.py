@@ -144,6 +144,7 @@ def test_a_long_run_restarts_and_reports_its_first_region_and_its_trace():
     assert trace["evaluations"][0] == 4  # the first design: x0 and 2d - 1 = 3 LHS points
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("d", [3, 12])
 def test_a_run_chooses_the_points_of_the_draw_before_its_speedups(monkeypatch, d):
     """The Thompson draw's prior values through the half-angle tangent and its kernel rows in
