@@ -60,10 +60,11 @@ def snakemake_job(smk: Any) -> Iterator[logging.Logger]:
     sys.stderr = handle
     logging.basicConfig(
         stream=handle,
-        level=logging.INFO,
+        level=logging.WARNING,  # other libraries' INFO (fontTools' font subsetting) stays out
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
         force=True,
     )
+    logging.getLogger("localbo").setLevel(logging.INFO)
     logging.captureWarnings(True)
     logger = logging.getLogger(f"localbo.rule.{smk.rule}")
     keep_freed_memory()
