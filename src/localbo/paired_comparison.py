@@ -18,7 +18,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 ZERO_METHOD = "wilcox"  # exact zero differences are dropped before ranking
 
@@ -55,6 +54,8 @@ def median_interval(
     """
     if len(x) < 2 or np.all(x == x[0]):
         return float(np.median(x)), float(np.median(x))
+    from scipy import stats  # here: the Snakefile imports this module, and scipy.stats is 0.6 s
+
     result = stats.bootstrap(
         (x,),
         np.median,
@@ -76,6 +77,8 @@ def wilcoxon_p(differences: np.ndarray) -> float:
     """
     if not np.any(differences):
         return math.nan
+    from scipy import stats
+
     return float(stats.wilcoxon(differences, zero_method=ZERO_METHOD).pvalue)
 
 

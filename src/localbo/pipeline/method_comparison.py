@@ -13,12 +13,13 @@ an oracle (the exact-gradient search) is marked so.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
-
-import pandas as pd
+from typing import TYPE_CHECKING, Any
 
 from localbo.paired_comparison import ZERO_METHOD, holm, paired_summary
 from localbo.seeding import rng_for
+
+if TYPE_CHECKING:  # the Snakefile reads the settings: it need not import pandas
+    import pandas as pd
 
 # a Fig. 1 table's columns compared, each with the name of its rows
 QUANTITIES = {
