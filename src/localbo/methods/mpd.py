@@ -358,12 +358,15 @@ class MPD(FunctionOptimizer):
 
     def cost(self, d: int, budget: int) -> Cost:
         """Per evaluation one acquisition optimization (raw samples and L-BFGS-B restarts in d
-        dimensions over a window of 5 d points). Fitted to whole runs of 5000 on one core
-        (bench/full_run.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 13 / 94 / 108 / 167 / 234 / 426 s)
-        as 14 + 0.6 d + 0.0165 d^2 ms per evaluation, within 7 % for d >= 5 (d = 1, a 1-d
-        acquisition, costs a fifth of it), at the default 5 restarts. The cost is linear in the
-        restarts: 10 instead of 5 took 2.02x at d = 10, budget 500, and 1.91x at d = 50, budget
-        300; doubling the window or quadrupling the raw samples took at most 1.08x there
-        (bench/mpd_cost_knobs.py)."""
-        per_evaluation = (0.014 + 6e-4 * d + 1.65e-5 * d**2) * self.settings.restarts / 5
+        dimensions over a window of 5 d points): 2.9 (14 + 0.6 d + 0.0165 d^2) ms, the shape
+        fitted to whole runs of 5000 alone on one core (bench/full_run.py: d = 5 / 10 / 20 / 30
+        / 50 in 94 / 108 / 167 / 234 / 426 s), the factor to the jobs' logged CPU with both
+        cores busy (d = 5 / 10 / 20 / 30 in 302 / 300 / 486 / 626 s,
+        bench/results/forecast_check.jsonl); d = 1, a 1-d acquisition, costs a fifth of it. The
+        cost is linear in the restarts (default 5): 10 took 2.02x at d = 10, budget 500, and
+        1.91x at d = 50, budget 300; doubling the window or quadrupling the raw samples took at
+        most 1.08x there (bench/mpd_cost_knobs.py)."""
+        per_evaluation = 2.9 * (0.014 + 6e-4 * d + 1.65e-5 * d**2) * self.settings.restarts / 5
+        if d == 1:
+            per_evaluation /= 5
         return Cost(seconds=budget * per_evaluation + 1.0)

@@ -283,13 +283,14 @@ class TuRBO(FunctionOptimizer):
     def cost(self, d: int, budget: int) -> Cost:
         """A step is led by the Thompson draw's random features at the m candidates
         (min(100 d, 5000) by default): m M half-angle cosines and an (m, d) x (d, M) product,
-        then the kernel rows. Fitted to whole runs of 5000 on one core beside other jobs
-        (bench/turbo_thompson_draw.py: d = 1 / 5 / 10 / 20 / 30 / 50 in 7.4 / 16.3 / 33.8 /
-        75.8 / 128 / 268 s) as 1 ms + m M (5.0 + 0.11 d) ns per step, 3-24 % over (24 % at
-        d = 5). Memory: the GP's factor and the (m, n) kernel rows, n at most the budget (the
-        prior's values are taken in blocks)."""
+        then the kernel rows. Fitted to whole runs of 5000 with both cores busy (the draw is
+        bound by memory, so it slows most beside other work: d = 1 / 5 / 10 / 20 / 30 / 50 in
+        28 / 77 / 158 / 340 / 563 / 1242 s, bench/results/forecast_check.jsonl, about 4x the
+        same runs alone, bench/turbo_thompson_draw.py) as 4 ms + m M (19 + 0.57 d) ns per step,
+        within 10 %. Memory: the GP's factor and the (m, n) kernel rows, n at most the budget
+        (the prior's values are taken in blocks)."""
         m = self.settings.candidate_count(d)
         features = self.settings.thompson_features
-        per_step = 1e-3 + m * features * (5.0 + 0.11 * d) * 1e-9
+        per_step = 4e-3 + m * features * (19.0 + 0.57 * d) * 1e-9
         rows_mb = 8 * m * budget // 2**20
         return Cost(seconds=budget * per_step + 1.0, mem_mb=8 * budget**2 // 2**20 + rows_mb)

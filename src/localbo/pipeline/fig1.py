@@ -63,7 +63,7 @@ class MethodJobs:
 JOB_KEYS = tuple(MethodJobs.__dataclass_fields__)
 
 # CPU seconds to draw and save one sample path (M = 4096, d <= 50)
-PATH_DRAW_SECONDS = 0.3
+PATH_DRAW_SECONDS = 0.2
 
 # The columns of Fig. 1's table (results/fig1/local_solutions.csv) common to every method, in
 # order; each method's other scalars follow in name order. A run is (method, d, sigma, path).

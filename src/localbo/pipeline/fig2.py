@@ -141,10 +141,11 @@ ITERATIONS_USED = 1.0
 
 
 def eval_seconds(b: int) -> float:
-    """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread, fitted
-    to bench/bench_error_function.py: 3 ms at b = 500, 90 ms at b = 2000, 7.7 s at b = 1e4;
-    kernel and slope blocks about 1.1e-8 b^2, the Cholesky about 7e-12 b^3."""
-    return 1.1e-8 * b**2 + 7e-12 * b**3
+    """CPU seconds of one alpha_trace evaluation with its gradient at d = 10, one thread: kernel
+    and slope blocks about 1.5e-8 b^2, the Cholesky about 1e-11 b^3, fitted to the jobs' logged
+    CPU with both cores busy (bench/results/forecast_check.jsonl); alone on an idle core
+    (bench/bench_error_function.py) an evaluation takes about 0.7 times that."""
+    return 1.5e-8 * b**2 + 1e-11 * b**3
 
 
 class Fig2Jobs:

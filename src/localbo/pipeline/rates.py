@@ -37,9 +37,9 @@ TAKEN_FROM_FIG1 = tuple(f.name for f in fields(LocalBOSettings) if f.name not in
 
 # CPU seconds of a run's iteration (a gradient estimate and a step) and of an evaluation per
 # dimension (M = 4096 features), and of 1e4 Hessians at d = 5 (L of a path), one core
-STEP_SECONDS = 2e-4
-EVALUATION_SECONDS = 1e-6
-HESSIAN_SECONDS = 2.0
+STEP_SECONDS = 5e-4
+EVALUATION_SECONDS = 2.5e-6
+HESSIAN_SECONDS = 1.4
 
 
 @dataclass(frozen=True)

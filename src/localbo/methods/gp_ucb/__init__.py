@@ -273,15 +273,14 @@ class GPUCB(FunctionOptimizer):
     resumable = True
 
     def cost(self, d: int, budget: int) -> Cost:
-        """c_d budget^3 + 10 ms per evaluation, fitted to whole runs of 5000 on one core: d = 1 /
-        5 in 383-510 / 483-573 s (Fig. 1's paths 0-15 / 0-12 at 15 refinement iterations, gallery
-        parts 24 and 25), d = 10 in 1233-1302 s at 15 (Fig. 1's paths 0-9, issue 10's test), d =
-        20 / 30 / 50 in 139.8 / 88.2 / 118.9 s without the kept inverse
-        (bench/gp_ucb_kept_inverse.py): c_d = 4.5e-9 below d = 10 (1.1-1.6x over), 1.0e-8 from
-        10 (the acquisition's refinement dominates; d = 10 is the dearest) and 1.0e-9 from 20
-        (1.25x / 2.0x / 1.5x over); memory for the factor, the kept inverse below d = 20
+        """c_d budget^3 + 10 ms per evaluation, fitted to whole runs of 5000 with both cores busy
+        (bench/results/forecast_check.jsonl, one path per d: 859 / 1027 / 1575 / 297 / 186 /
+        245 s at d = 1 / 5 / 10 / 20 / 30 / 50): c_d = 7e-9 below d = 10, 1.2e-8 from 10 (the
+        acquisition's L-BFGS-B refinement dominates; d = 10 is the dearest) and 1.5e-9 from 20,
+        where the candidates' scoring leads; alone on an idle core a run takes about half
+        (bench/gp_ucb_kept_inverse.py). Memory for the factor, the kept inverse below d = 20
         (`KEPT_INVERSE_BELOW_D`) and their buffers."""
-        coefficient = 4.5e-9 if d < 10 else 1.0e-8 if d < 20 else 1.0e-9
+        coefficient = 7e-9 if d < 10 else 1.2e-8 if d < 20 else 1.5e-9
         matrices = 3 if keeps_inverse(d) else 2
         return Cost(
             seconds=coefficient * budget**3 + 0.01 * budget,
