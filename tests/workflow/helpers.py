@@ -8,8 +8,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+import yaml
+from snakemake.utils import update_config
+
+from localbo.pipeline.settings import PipelineSettings, load_settings
+
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
+
+
+def tiny_settings() -> PipelineSettings:
+    """The settings of the tiny run: config/config.yaml with tests/workflow/tiny.yaml over it."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    update_config(config, yaml.safe_load(TINY.read_text()))
+    return load_settings(config)
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:

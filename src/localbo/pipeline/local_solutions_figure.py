@@ -132,6 +132,7 @@ def local_solutions_figure(
     ax.set_xticks(range(len(dims)), [str(d) for d in dims])
     _mark_partial(ax, data.groupby(["method", "d"]).size(), full, positions)
     ax.set_title("every method, $\\sigma$ = 0")
+    log.info("panel: every method, sigma = 0: %s", "; ".join(order))
     ax.set_xlabel("$d$")
     ax.set_ylabel("$f$ at the returned point")
     ax.legend(ncols=min(4, len(order)), loc="lower left", frameon=True, fontsize="small")
