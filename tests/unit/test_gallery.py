@@ -7,7 +7,14 @@ from pathlib import Path
 import pytest
 
 from localbo.gallery.__main__ import main as gallery_main
-from localbo.gallery.add import RUN_FIGURE, RUN_TABLE, add_run, figure_of_output, method_labels
+from localbo.gallery.add import (
+    RUN_FIGURE,
+    RUN_TABLE,
+    add_run,
+    figure_of_file,
+    figure_of_output,
+    method_labels,
+)
 from localbo.gallery.parts import made_by, run_key
 from localbo.gallery.provenance import ModifiedTree, figure_of_rule, same_software, software
 from localbo.io import load_csv, load_json, save_json
@@ -292,11 +299,19 @@ def test_a_runs_other_figures_replace_the_gallerys(tmp_path, code):
 
 
 def test_every_gallery_file_belongs_to_the_figure_whose_rules_name_it():
-    figure = figure_of_output(REPO / "workflow" / "rules")
-    assert figure[str(RUN_TABLE)] == figure[str(RUN_FIGURE)] == "fig1"
-    assert figure["figures/fig4_l1norm.png"] == "gradient_estimation"
-    assert figure["results/rbf_error/slopes.csv"] == "rbf_error"
-    assert figure["results/paper_comparison.csv"] == "paper_comparison"
+    outputs = figure_of_output(REPO / "workflow" / "rules")
+
+    def figure(path):
+        return figure_of_file(outputs, Path(path))
+
+    assert figure(RUN_TABLE) == figure(RUN_FIGURE) == "fig1"
+    assert figure("figures/fig4_l1norm.png") == "gradient_estimation"
+    assert figure("results/rbf_error/slopes.csv") == "rbf_error"
+    assert figure("results/paper_comparison.csv") == "paper_comparison"
+    # an output with wildcards: each of its files, and nothing beside them
+    assert figure("results/gradient_estimation/draws/l1_n5_ours.csv") == "gradient_estimation"
+    assert figure("results/gradient_estimation/draws/sub/l1_n5_ours.csv") is None
+    assert figure("results/fig1/other.csv") is None
 
 
 def test_panels_follow_the_configs_then_the_table():

@@ -49,17 +49,26 @@ from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.settings import load_settings, merged_config
 from localbo.plotting import save_figure
 
-# an output path a rules file names, in quotes: "figures/x.png", "results/fig2/x.csv"
-OUTPUT = re.compile(r'"((?:figures|results)/[^"{}]+)"')
+# an output path a rules file names, in quotes: "figures/x.png", "results/fig2/x.csv", or with
+# wildcards, "results/gradient_estimation/draws/{case}_{procedure}.csv"
+OUTPUT = re.compile(r'"((?:figures|results)/[^"]+)"')
+WILDCARD = re.compile(r"\{\w+\}")
 
 
 def figure_of_output(rules_dir: Path) -> dict[str, str]:
-    """Each fixed output path the rules files name -> the figure (rules file) that names it."""
+    """Each output path the rules files name -> the figure (rules file) that names it; a path
+    with wildcards stands as a regular expression matching its files, one name part each."""
     found: dict[str, str] = {}
     for smk in sorted(rules_dir.glob("*.smk")):
         for path in OUTPUT.findall(smk.read_text()):
-            found.setdefault(path, smk.stem)
+            parts = [re.escape(part) for part in WILDCARD.split(path)]
+            found.setdefault("[^/]+".join(parts), smk.stem)
     return found
+
+
+def figure_of_file(figure_of: dict[str, str], relative: Path) -> str | None:
+    """The figure a run's file belongs to, if a rules file names it as an output."""
+    return next((f for p, f in figure_of.items() if re.fullmatch(p, str(relative))), None)
 
 
 # Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
@@ -163,8 +172,8 @@ def add_run(
     made: dict[str, dict[Path, Path]] = {}  # figure -> {gallery file: run file}
     for source in made_files(run, "figures/*.png") + made_files(run, "results/**/*.csv"):
         relative = source.relative_to(run)
-        if str(relative) in figure_of:
-            made.setdefault(figure_of[str(relative)], {})[gallery / gallery_name(relative)] = source
+        if figure := figure_of_file(figure_of, relative):
+            made.setdefault(figure, {})[gallery / gallery_name(relative)] = source
     if not made:
         raise ValueError(f"{run} made no figure or table of the rules in {repo}")
     copies = [(c, config_copy(gallery, name, c.name)) for c in configs]

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from localbo.gallery.add import figure_of_output
+from localbo.gallery.add import figure_of_file, figure_of_output
 from localbo.gallery.provenance import commit_of
 from localbo.io import atomic_path, load_json, save_json
 from localbo.pipeline.files import gallery_name
@@ -52,7 +52,7 @@ def redraw(gallery: Path, repo: Path, cores: int = 2) -> list[Path]:
         written = []
         for source in made:
             relative = source.relative_to(work)
-            figure = figure_of.get(str(relative))
+            figure = figure_of_file(figure_of, relative)
             entry = provenance["figures"].get(figure)
             if figure is None or (source.suffix == ".csv" and entry and not entry.get("derived")):
                 continue  # not the rules' output, or a table of a run the gallery holds
