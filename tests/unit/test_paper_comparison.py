@@ -11,12 +11,10 @@ import yaml
 from snakemake.utils import update_config
 
 from localbo.gradient_estimation import PAPER_ESTIMATES
+from localbo.pipeline.paper_claims import CLAIMS, FIG3_PUBLISHED, as_stated
 from localbo.pipeline.paper_comparison import (
-    CLAIMS,
-    FIG3_PUBLISHED,
     NOT_COMPARABLE,
     RULES,
-    as_stated,
     comparable_sections,
     compare,
     ours,

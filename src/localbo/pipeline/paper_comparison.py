@@ -16,8 +16,7 @@ row is judged by a rule stated in the table (`rule`):
 - "share": a qualitative claim of the paper, stated as the share of our draws that bear it out.
 
 A run not at the paper's scale says "not comparable"; a number the run lacks, "missing".
-Sources: the paper's text and captions (`../shared/paper/paper.tex`) and the published Fig. 3
-curve (`config/paper/fig3_published.csv`).
+The paper's numbers and each one's rule are in `localbo.pipeline.paper_claims`.
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from localbo.gradient_estimation import PAPER_ESTIMATES
 from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.paired_comparison import median_interval
 from localbo.panels import PANEL_AXES
@@ -38,12 +36,11 @@ from localbo.pipeline.fig1 import Fig1Settings, Methods
 from localbo.pipeline.fig2 import Fig2Settings
 from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import (
-    PAPER_DISTANCE,
     PROCEDURES,
-    Cases,
     GradientEstimationSettings,
     share_closer,
 )
+from localbo.pipeline.paper_claims import CLAIMS, FIG3_PUBLISHED, Claim
 from localbo.restarts import grid_size_log10
 from localbo.seeding import rng_for
 
@@ -55,33 +52,6 @@ RULES = ("medians", "paths", "draws", "interval", "share")
 NOT_COMPARABLE = "not comparable: this run is not the paper's scale"
 BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES = 0.95, 9999  # Fig. 1's median
 SPREAD = 0.9  # the central share of our paths' or draws' values a single one may fall in
-
-
-@dataclass(frozen=True)
-class Claim:
-    """One number the paper states.
-
-    Attributes:
-        figure: the config section whose run produces it, which decides whether the run is
-            comparable ("fig1", "fig2", "fig3", "gradient_estimation").
-        key: which of this run's values (`ours`) it is compared with.
-        quantity: what is compared (the row's name). where: the place in the paper.
-        paper: the paper's value as it states it. value: as a number (None: none, a share).
-        rule: how the verdict is made (`RULES`).
-        low, high: for the "interval" rule, the values of ours that agree with the paper.
-        note: what the row compares, and what explains a disagreement we know of.
-    """
-
-    figure: str
-    key: str
-    quantity: str
-    where: str
-    paper: str
-    value: float | None
-    rule: str
-    note: str
-    low: float = math.nan
-    high: float = math.nan
 
 
 @dataclass(frozen=True)
@@ -100,156 +70,6 @@ class Ours:
     std_error: float = math.nan
     share: float = math.nan
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-def as_stated(function: str, point: tuple[float, ...], n: int) -> str:
-    """The paper's estimate of a gradient-estimation setting (`PAPER_ESTIMATES`) as the paper
-    prints it: "(0.039, 1.018)", or "2.06e-5" alone."""
-    texts = [f"{v:g}".replace("e-0", "e-") for v in PAPER_ESTIMATES[(function, point, n)]]
-    return texts[0] if len(texts) == 1 else f"({', '.join(texts)})"
-
-
-# the places in the paper of the gradient-estimation settings, by the default cases' names
-WHERE = {
-    "quadratic_n5": "Fig. 4 (a) caption",
-    "l1_n5": "Fig. 4 (b) caption",
-    "l1_n10": "Fig. 4 (c) caption",
-    "relu_n2": "appendix, ReLU figure (a)",
-    "relu_n4": "appendix, ReLU figure (b)",
-}
-PROCEDURE_NOTE = {
-    "ours": "our design (8 starts) and ML-II fit (10 starts in a box)",
-    "paper": "the paper code's design (one start) and fit (GPyTorch's start, 50 iterations)",
-}
-# the published Fig. 3 curve at k = 1, 10, 100 (config/paper/fig3_published.csv)
-FIG3_PUBLISHED = {1: -18.3005515304944, 10: -18.9268687815646, 100: -19.3323760500296}
-
-
-def _gradient_claims() -> list[Claim]:
-    """A claim per component of each estimate the paper reports, by each procedure, and the
-    paper's qualitative claims as shares of draws."""
-    claims = []
-    for name, case in Cases().cases.items():
-        paper = PAPER_ESTIMATES.get((case.function, case.x, case.n))
-        if paper is None or case.fit != "default":
-            continue
-        for procedure in PROCEDURES:
-            for i, value in enumerate(paper):
-                part = f" component {i + 1}" if len(paper) > 1 else ""
-                claims.append(
-                    Claim(
-                        "gradient_estimation",
-                        f"draws:{name}:{procedure}:{i + 1}",
-                        f"{name}: grad mu(x){part}, {procedure} procedure",
-                        WHERE[name],
-                        as_stated(case.function, case.x, case.n),
-                        value,
-                        "draws",
-                        f"{PROCEDURE_NOTE[procedure]}; share: draws within {PAPER_DISTANCE} of "
-                        "the paper's estimate",
-                    )
-                )
-    for procedure in PROCEDURES:
-        claims.append(
-            Claim(
-                "gradient_estimation",
-                f"share:closer:l1_n10:l1_n5:{procedure}",
-                f"l1: n = 10 closer to the subdifferential than n = 5, {procedure} procedure",
-                "section 6.3 and Fig. 4",
-                "yes",
-                None,
-                "share",
-                "the share of draws (the same draw index of each case) that bear it out",
-            )
-        )
-        for name in ("relu_n2", "relu_n4"):
-            claims.append(
-                Claim(
-                    "gradient_estimation",
-                    f"share:inside:{name}:{procedure}",
-                    f"{name}: mu'(0) in the subdifferential [0, 1], {procedure} procedure",
-                    WHERE[name],
-                    "yes",
-                    None,
-                    "share",
-                    "the share of draws whose estimate lies in [0, 1]",
-                )
-            )
-    return claims
-
-
-CLAIMS: tuple[Claim, ...] = (
-    Claim(
-        "fig1",
-        "fig1_median",
-        "median local solution, sigma = 0, d = 50",
-        "section 3, text beside Fig. 1",
-        "-12.9",
-        -12.9,
-        "medians",
-        "medians over 50 paths each, another 50 than the paper's",
-    ),
-    Claim(
-        "fig1",
-        "fig1_grid_size",
-        "log10 grid size matching that median (Remark 1)",
-        "section 3, text beside Fig. 1",
-        "at least 10^36",
-        grid_size_log10(-12.9),
-        "medians",
-        "v^2 / (2 ln 10) of the median v: 36.1 at the paper's -12.9, which it states as 'at least "
-        "10^36'; the intervals are the images of the median's",
-    ),
-    *(
-        Claim(
-            "fig2",
-            f"fig2_slope_in_{axis}",
-            f"slope of log E in log {axis} (panel {panel})",
-            where,
-            paper,
-            None,
-            "interval",
-            note,
-            low,
-            high,
-        )
-        for panel, axis, where, paper, low, high, note in (
-            (
-                "a",
-                "b",
-                "section 6.1 and Fig. 2 caption: magnitude 'slightly larger than 1/2'",
-                "< -0.5",
-                -0.75,
-                -0.5,
-                "least-squares slope over panel a; 'slightly larger' read as a magnitude in "
-                "[0.5, 0.75]",
-            ),
-            (
-                "b",
-                "d",
-                "section 6.1: d^{3/2} 'quite tight' (Fig. 2 caption: 'seems to be tight')",
-                "1.5",
-                1.25,
-                1.75,
-                "least-squares slope over panel b; +-0.25 around the bound's exponent",
-            ),
-        )
-    ),
-    *(
-        Claim(
-            "fig3",
-            f"fig3_best_of_{k}",
-            "median single local solution (k = 1)" if k == 1 else f"median best of {k} restarts",
-            "Fig. 3 right, published curve",
-            f"{value:.2f}",
-            value,
-            "paths",
-            "the median over orderings on our main path; the band: our paths' central 90 %",
-        )
-        for k, value in FIG3_PUBLISHED.items()
-    ),
-    *_gradient_claims(),
-)
 
 
 def _float(row: dict[str, str], key: str) -> float:
