@@ -28,7 +28,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     names = list(labels)
     ticks = {m: textwrap.fill(labels[m], 14) for m in names}  # the names, wrapped, on the axes
     # blue, green and vermilion: apart in hue and in lightness, from the grey of the minima
-    colors = dict(zip(names, [palette()[k] for k in (0, 2, 3)], strict=False))
+    colors = dict(zip(names, [p for k, p in enumerate(palette()) if k in (0, 2, 3)], strict=False))
     fig, axes = plt.subplots(
         3, len(dims), figsize=(3.4 * len(dims), 9.0), layout="constrained", squeeze=False
     )

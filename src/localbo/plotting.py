@@ -133,7 +133,8 @@ def boxes(
 
 def density(ax: plt.Axes, values: np.ndarray, color: object, points: int = 256) -> None:
     """The Gaussian kernel density of values (n,), Scott's bandwidth, over their range, filled
-    (what seaborn's kdeplot with cut=0 draws)."""
+    (what seaborn's kdeplot with cut=0 draws). Written out rather than scipy.stats.gaussian_kde,
+    whose import is most of a plot job's start-up."""
     x = np.linspace(values.min(), values.max(), points)
     width = values.std(ddof=1) * len(values) ** -0.2
     kernel = np.exp(-0.5 * ((x[:, None] - values[None, :]) / width) ** 2)

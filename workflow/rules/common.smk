@@ -29,12 +29,10 @@ def tables(outputs):
     gallery = Path(workflow.basedir, SETTINGS.redraw_from)
     if isinstance(outputs, str):
         return str(gallery / gallery_name(outputs))
-    if hasattr(outputs, "keys") and list(
-        outputs.keys()
-    ):  # named outputs: a Namedlist is a list
-        return {
-            name: str(gallery / gallery_name(path)) for name, path in outputs.items()
-        }
+    # a rule's named outputs (a Namedlist, which is also a list) go by name
+    names = list(outputs.keys()) if hasattr(outputs, "keys") else []
+    if names:
+        return {name: str(gallery / gallery_name(outputs[name])) for name in names}
     return [str(gallery / gallery_name(path)) for path in outputs]
 
 
