@@ -1,42 +1,19 @@
-"""One Fig. 2 job: estimate E_{d,k,sigma}(b) and write the estimate, design and history."""
+"""One error-function job: estimate E_{d,k,sigma}(b) at each of its points (Fig. 2 and the RBF
+error function) and write a JSON list of the estimates and an .npz of their designs and
+histories. Each point is kept as it finishes in `<summary>.finished/`, so a killed job's rerun
+resumes after its last finished point; the directory goes once the outputs are written.
+"""
 
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from localbo import error_function as ef
     from localbo.io import save_json, save_npz
-    from localbo.pipeline.sections import build, kernel_of
-    from localbo.seeding import rng_for
+    from localbo.pipeline.fig2_job import estimate_points
+    from localbo.pipeline.finished_runs import FinishedRuns
 
     smk = snakemake  # noqa: F821
-    s = smk.params.settings
-    d, b, sigma = int(smk.wildcards.d), int(smk.wildcards.b), float(smk.wildcards.sigma)
-    kernel = kernel_of(s)
-    settings = build(ef.ErrorFunctionSettings, s["estimate"], "estimate")
-    log.info("E_{d=%d, %s, sigma=%g}(b=%d), %s", d, s["kernel"], sigma, b, settings)
-    est = ef.estimate_error_function(
-        kernel, d, b, sigma, rng_for(s["seed"], "fig2", d, b, sigma), settings
-    )
-    designs = {dv.kind: {"value": dv.value, "step": dv.step} for dv in est.designs}
-    save_npz(smk.output.arrays, design=est.design, history=est.history)
-    save_json(
-        smk.output.summary,
-        {
-            "d": d,
-            "b": b,
-            "sigma": sigma,
-            "kernel": s["kernel"],
-            "estimate": est.value,
-            "start_values": est.start_values,
-            "restart_values": est.restart_values,
-            "central_design": designs["central"],
-            "forward_design": designs["forward"],
-            "bound": ef.paper_bound(s["kernel"], d, b, sigma),
-            "noiseless_bound": ef.noiseless_bound(kernel, d, b),
-            "evaluations": est.evaluations,
-            "seconds": est.seconds,
-        },
-    )
-    log.info(
-        "estimate %.6g after %d evaluations in %.1f s", est.value, est.evaluations, est.seconds
-    )
+    finished = FinishedRuns(smk.output.summary + ".finished")
+    summaries, arrays = estimate_points(smk.params.settings, finished, log)
+    save_npz(smk.output.arrays, **arrays)
+    save_json(smk.output.summary, summaries)
+    finished.clear()

@@ -8,7 +8,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.pipeline.fig2 import estimates_by_panel
 
     smk = snakemake  # noqa: F821
-    estimates = [load_json(path) for path in smk.input]
+    estimates = [est for path in smk.input for est in load_json(path)]
     rows = [
         {
             "panel": panel,

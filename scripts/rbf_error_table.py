@@ -17,7 +17,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
 
     smk = snakemake  # noqa: F821
     rows = []
-    for panel, est in estimates_by_panel([load_json(p) for p in smk.input], smk.params.panels):
+    for panel, est in estimates_by_panel(
+        [est for path in smk.input for est in load_json(path)], smk.params.panels
+    ):
         d, b, sigma = est["d"], est["b"], est["sigma"]
         m = ef.rbf_pairs(d, b)
         lambert = est["bound"]  # the job's `paper_bound`: Lemma 3 at m, NaN when m = 0

@@ -411,7 +411,7 @@ def test_schema_errors_name_each_key_and_what_was_expected():
 def test_resources_are_the_padded_cost_and_grow_with_the_attempt():
     config = copy.deepcopy(CONFIG)
     cost_of = load_settings(config, SCHEMA).job_costs()["error_function"]
-    wildcards = SimpleNamespace(d="10", b="10000", sigma="0.1")
+    wildcards = SimpleNamespace(points="d10_b10000_sigma0.1")
     cost, resources = cost_of(wildcards), scheduled(cost_of)
     assert cost.mem_mb > 1000 and cost.cpu_seconds > 60  # a b = 1e4 design
     assert resources["mem_mb"](wildcards, 1) == math.ceil(MEMORY_FACTOR * cost.mem_mb)

@@ -4,12 +4,12 @@ FIG2 = SETTINGS.fig2_jobs()
 
 rule error_function:
     output:
-        summary="results/fig2/estimates/d{d}_b{b}_sigma{sigma}.json",
-        arrays="results/fig2/estimates/d{d}_b{b}_sigma{sigma}.npz",
+        summary="results/fig2/estimates/{points}.json",
+        arrays="results/fig2/estimates/{points}.npz",
     log:
-        "logs/error_function/d{d}_b{b}_sigma{sigma}.log",
+        "logs/error_function/{points}.log",
     benchmark:
-        "benchmarks/error_function/d{d}_b{b}_sigma{sigma}.tsv"
+        "benchmarks/error_function/{points}.tsv"
     conda:
         "../../envs/localbo.yaml"
     threads: FIG2.threads

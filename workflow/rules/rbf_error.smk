@@ -15,12 +15,12 @@ RBF_ERROR = SETTINGS.rbf_error_jobs()
 
 use rule error_function as rbf_error_function with:
     output:
-        summary="results/rbf_error/estimates/d{d}_b{b}_sigma{sigma}.json",
-        arrays="results/rbf_error/estimates/d{d}_b{b}_sigma{sigma}.npz",
+        summary="results/rbf_error/estimates/{points}.json",
+        arrays="results/rbf_error/estimates/{points}.npz",
     log:
-        "logs/rbf_error_function/d{d}_b{b}_sigma{sigma}.log",
+        "logs/rbf_error_function/{points}.log",
     benchmark:
-        "benchmarks/rbf_error_function/d{d}_b{b}_sigma{sigma}.tsv"
+        "benchmarks/rbf_error_function/{points}.tsv"
     threads: RBF_ERROR.threads
     resources:
         **scheduled(COSTS["rbf_error_function"]),

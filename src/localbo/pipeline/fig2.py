@@ -1,10 +1,13 @@
 """Fig. 2, the error function: its config section, its (d, b) grid and what one job needs.
 
 Panel (a) fixes d and puts b on a log grid, panel (b) fixes b and puts d on one; a (d, b, sigma)
-job is shared where the panels meet. Designs above `large_b` get fewer restarts and iterations
-and two BLAS threads (one b = 1e4 evaluation costs seconds, and the differencing start is already
-close; two threads pay off only there: measured 1.8x at b = 1e4, 1.1x at b = 2000, and slower
-than one thread on a busy node, `bench/bench_error_function.py`).
+point is shared where the panels meet. A job estimates `points_per_job` points one after the
+other: one at paper scale (each its own cluster allocation, runtime and memory), all of a figure
+where each takes less than a job's start-up (the quick and test configs). Designs above `large_b`
+get fewer restarts and iterations and two BLAS threads (one b = 1e4 evaluation costs seconds,
+and the differencing start is already close; two threads pay off only there: measured 1.8x at
+b = 1e4, 1.1x at b = 2000, and slower than one thread on a busy node,
+`bench/bench_error_function.py`).
 """
 
 from __future__ import annotations
@@ -64,6 +67,7 @@ class Fig2Settings:
         panel_a, panel_b: the two panels' grids.
         estimate: the L-BFGS estimate's knobs (`ErrorFunctionSettings`).
         large_b: designs with b above this use `large_restarts` and `large_max_iterations`.
+        points_per_job: (d, b, sigma) points estimated one after the other in one job.
     """
 
     kernel: str = "matern52"
@@ -76,6 +80,7 @@ class Fig2Settings:
     large_b: int = 3000
     large_restarts: int = 1
     large_max_iterations: int = 150
+    points_per_job: int = 1
 
     @property
     def bound_lemma(self) -> str:
@@ -148,8 +153,24 @@ def eval_seconds(b: int) -> float:
     return 1.5e-8 * b**2 + 1e-11 * b**3
 
 
+Point = tuple[int, int, float]  # (d, b, sigma)
+
+
+def point_label(d: int, b: int, sigma: float) -> str:
+    """A point's name in file names and kept runs.
+
+    Example:
+        >>> point_label(10, 20, 0.1)
+        'd10_b20_sigma0.1'
+    """
+    return f"d{d}_b{b}_sigma{sigma_label(sigma)}"
+
+
 class Fig2Jobs:
     """What the Fig. 2 rules ask: output files, per-job parameters and resources.
+
+    A job is named by its `points` wildcard: the point's label (`point_label`) when it holds one,
+    `points<k>` for the k-th of `points_per_job` points.
 
     Args:
         seed: the config's base seed. settings: the `fig2` section.
@@ -157,33 +178,43 @@ class Fig2Jobs:
 
     def __init__(self, seed: int, settings: Fig2Settings) -> None:
         self.seed, self.settings = seed, settings
+        points = [(d, b, s) for d, b in settings.points() for s in settings.noise_levels]
+        size = settings.points_per_job
+        if size == 1:
+            self.jobs = {point_label(*point): [point] for point in points}
+        else:
+            starts = range(0, len(points), size)
+            self.jobs = {f"points{k}": points[i : i + size] for k, i in enumerate(starts)}
 
     def estimates(self, pattern: str) -> list[str]:
-        """The estimate files of every (d, b, sigma), from the rule's output pattern."""
-        return [
-            pattern.format(d=d, b=b, sigma=sigma_label(s))
-            for d, b in self.settings.points()
-            for s in self.settings.noise_levels
-        ]
+        """The estimate files of every job, from the rule's output pattern."""
+        return [pattern.format(points=name) for name in self.jobs]
 
     def params(self, wildcards: Any) -> dict[str, Any]:
-        """What one (d, b, sigma) job depends on, and nothing else (a new noise level or panel
-        point never reruns existing jobs)."""
+        """What one job depends on, and nothing else (a new noise level or panel point never
+        reruns a job of one point): the seed, the kernel and each point with its estimate's
+        settings."""
         return {
             "seed": self.seed,
             **kernel_params(self.settings),
-            "estimate": as_config(self.settings.estimate_at(int(wildcards.b))),
+            "points": [
+                {"d": d, "b": b, "sigma": s, "estimate": as_config(self.settings.estimate_at(b))}
+                for d, b, s in self.jobs[wildcards.points]
+            ],
         }
 
     def threads(self, wildcards: Any) -> int:
-        return self.settings.blas_threads(int(wildcards.b))
+        return max(self.settings.blas_threads(b) for _, b, _ in self.jobs[wildcards.points])
 
     def cost(self, wildcards: Any) -> JobCost:
-        """`ITERATIONS_USED` of the restarts' iteration caps (plus 10 evaluations each) at the
-        measured cost of an evaluation; the peak of one evaluation, K (b x b) and the slope
-        matrix's upper blocks, about 1.5 b x b matrices (1.22 GB measured at b = 1e4)."""
-        b = int(wildcards.b)
-        estimate = self.settings.estimate_at(b)
-        iterations = ITERATIONS_USED * estimate.max_iterations + 10
-        seconds = estimate.restarts * iterations * eval_seconds(b)
-        return START_UP + JobCost(seconds, START_UP.mem_mb + 1.5 * 8 * b * b / 2**20)
+        """Per point, `ITERATIONS_USED` of the restarts' iteration caps (plus 10 evaluations
+        each) at the measured cost of an evaluation; the peak of one evaluation at the job's
+        largest b, K (b x b) and the slope matrix's upper blocks, about 1.5 b x b matrices
+        (1.22 GB measured at b = 1e4)."""
+        seconds, largest = 0.0, 0
+        for _, b, _ in self.jobs[wildcards.points]:
+            estimate = self.settings.estimate_at(b)
+            iterations = ITERATIONS_USED * estimate.max_iterations + 10
+            seconds += estimate.restarts * iterations * eval_seconds(b)
+            largest = max(largest, b)
+        return START_UP + JobCost(seconds, START_UP.mem_mb + 1.5 * 8 * largest**2 / 2**20)
