@@ -31,11 +31,11 @@ PROFILE = REPO / "workflow" / "profiles" / "slurm"
 TIMEOUT = 1500
 REQUIRE = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
 # The rules whose jobs keep an allocation each (tests/unit/test_slurm_profile.py), and the
-# allocations of the tiny config: 29 alone (16 Fig. 1 run jobs, 8 + 4 error functions, the
-# Fig. 3 path) and 7 bundles (the sample paths, Fig. 3's runs, the gradient estimates, the
-# landscape, the rates of each d, the tables and plots).
+# allocations of the tiny config: 19 alone (16 Fig. 1 run jobs, one error-function job of each
+# figure, the Fig. 3 path) and 7 bundles (the sample paths, Fig. 3's runs, the gradient
+# estimates, the landscape, the rates of each d, the tables and plots).
 ALONE = ("fig1_run", "error_function", "rbf_error_function", "fig3_path")
-ALLOCATIONS = 36
+ALLOCATIONS = 26
 # The line the SLURM executor plugin (2.8) logs for every sbatch.
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+(?:_\d+)?)")
 
