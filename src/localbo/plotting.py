@@ -166,13 +166,15 @@ def notes_above(ax: plt.Axes, notes: dict[float, str], room: float = 0.15) -> No
 def save_figure(
     fig: plt.Figure, pdf_path: str | Path | None, png_path: str | Path, dpi: int = 200
 ) -> None:
-    """Write a figure as PDF (unless None: a gallery keeps PNGs only) and PNG atomically with
-    fixed metadata, then close it."""
-    if pdf_path is not None:
-        with atomic_path(pdf_path, suffix=".pdf") as tmp:
-            fig.savefig(tmp, format="pdf", metadata=_PDF_METADATA)
+    """Write a figure as PNG and PDF (unless None: a gallery keeps PNGs only) atomically with
+    fixed metadata, then close it. The layout is computed once, by the PNG's draw, and kept
+    for the PDF's (a figure's layout is most of a draw)."""
     with atomic_path(png_path, suffix=".png") as tmp:
         fig.savefig(tmp, format="png", dpi=dpi, metadata=_PNG_METADATA)
+    if pdf_path is not None:
+        fig.set_layout_engine("none")
+        with atomic_path(pdf_path, suffix=".pdf") as tmp:
+            fig.savefig(tmp, format="pdf", metadata=_PDF_METADATA)
     plt.close(fig)
 
 
