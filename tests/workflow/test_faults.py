@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.workflow.helpers import REPO, snakemake, snakemake_command
+from tests.workflow.helpers import REPO, TINY, snakemake, snakemake_command
 
 pytestmark = pytest.mark.workflow
 
@@ -38,7 +38,8 @@ def test_one_job_rerun_alone_reproduces_its_output(tiny_run, tmp_path):
     target = estimate.relative_to(tiny_run)
     snakemake(tmp_path, "--cores", "1", str(target))
     ours, theirs = json.loads((tmp_path / target).read_text()), json.loads(estimate.read_text())
-    ours.pop("seconds"), theirs.pop("seconds")
+    for point in ours + theirs:
+        point.pop("seconds")
     assert ours == theirs
 
 
@@ -61,20 +62,33 @@ def assert_outputs_valid(workdir: Path) -> int:
     return count
 
 
-# Figs. 1 and 2 of the tiny run: job kinds that keep nothing (the error function) and that keep
-# each finished run (Fig. 1's), in a third of the whole run's time
+# Figs. 1 and 2 of the tiny run, in a third of the whole run's time: jobs that keep each finished
+# point (the error function's batch) or run (Fig. 1's)
 KILLED_TARGETS = ("figures/fig2_error_function.pdf", "figures/fig1_local_solutions.png")
 
 
+# the tiny Fig. 2 with points of about 0.3 s each instead of 0.03 s: the batch is killed
+# between its points, not after its last
+SLOWER_POINTS = """
+fig2:
+  panel_a: {d: 2, b_min: 64, b_max: 128, num: 2}
+  panel_b: {b: 128, d_min: 2, d_max: 3, num: 2}
+  estimate: {restarts: 1, max_iterations: 300}
+"""
+
+
 def test_sigkill_part_way_then_resume(tmp_path):
-    cmd = snakemake_command(tmp_path, "--cores", "2", *KILLED_TARGETS)
+    slower = tmp_path.parent / f"{tmp_path.name}-slower.yaml"
+    slower.write_text(SLOWER_POINTS)
+    configs = (TINY, slower)
+    cmd = snakemake_command(tmp_path, "--cores", "2", *KILLED_TARGETS, configfiles=configs)
     proc = subprocess.Popen(
         cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
     )
     deadline = time.monotonic() + 300
     estimates = tmp_path / "results" / "fig2" / "estimates"
     while time.monotonic() < deadline and proc.poll() is None:
-        if estimates.exists() and len(list(estimates.glob("*.json"))) >= 2:
+        if len(list(estimates.glob("*.finished/*.npz"))) >= 2:  # two points of a batch kept
             break
         time.sleep(0.05)
     assert proc.poll() is None, "the pipeline finished before it could be killed"
@@ -83,9 +97,11 @@ def test_sigkill_part_way_then_resume(tmp_path):
     assert not (tmp_path / "figures" / "fig2_error_function.pdf").exists()
     assert_outputs_valid(tmp_path)
 
-    snakemake(tmp_path, "--unlock", "--cores", "1")
-    snakemake(tmp_path, "--cores", "2", "--rerun-incomplete", *KILLED_TARGETS)
+    snakemake(tmp_path, "--unlock", "--cores", "1", configfiles=configs)
+    snakemake(tmp_path, "--cores", "2", "--rerun-incomplete", *KILLED_TARGETS, configfiles=configs)
     assert assert_outputs_valid(tmp_path) > 2
+    logs = (tmp_path / "logs" / "error_function").glob("*.log")
+    assert any("kept from an earlier attempt" in log.read_text() for log in logs)
     assert (tmp_path / "figures" / "fig1_local_solutions.png").stat().st_size > 1000
     assert not list(tmp_path.rglob("*.finished")), "kept runs outlived their jobs"
     assert (tmp_path / "figures" / "fig2_error_function.pdf").stat().st_size > 1000
