@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from scipy.spatial.distance import cdist
 
 SQRT5 = np.sqrt(5.0)
 
@@ -102,6 +101,9 @@ class Kernel(ABC):
         Returns:
             (n, m) array of scaled distances.
         """
+        # here: scipy.spatial takes 0.5 s to import, and every Snakemake start imports this module
+        from scipy.spatial.distance import cdist
+
         R = cdist(X, Z)
         if self.lengthscale != 1.0:
             R /= self.lengthscale

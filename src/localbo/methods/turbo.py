@@ -45,7 +45,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.stats import qmc
 
 from localbo.gp import GP
 from localbo.gram import cross_kernel
@@ -151,6 +150,8 @@ def region_candidates(
 ) -> np.ndarray:
     """(n, d) candidates: the centre with each coordinate replaced, with probability `prob` and at
     least one per candidate, by that of a scrambled Sobol point in [lower, upper]."""
+    from scipy.stats import qmc  # here: scipy.stats is 0.6 s, and every Snakemake start imports us
+
     d = center.shape[0]
     sobol = qmc.Sobol(d, scramble=True, seed=rng).random_base2(max(0, math.ceil(math.log2(n))))
     points = lower + (upper - lower) * sobol[:n]
@@ -184,6 +185,8 @@ def thompson_values(
 
 def latin_hypercube(n: int, box: Box, rng: np.random.Generator) -> np.ndarray:
     """(n, d) Latin-hypercube points in the box."""
+    from scipy.stats import qmc
+
     return box.lower + box.width * qmc.LatinHypercube(box.d, seed=rng).random(n)
 
 
