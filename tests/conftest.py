@@ -1,5 +1,5 @@
 """Shared fixtures: the kernels every kernel-generic test runs on, one BLAS thread, and a small
-Fig. 1 job."""
+Fig. 1 job; and the groups pytest-xdist's `--dist loadgroup` keeps on one worker."""
 
 import pytest
 from threadpoolctl import threadpool_limits
@@ -9,6 +9,18 @@ from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
 KERNELS = [RBF(), RBF(lengthscale=0.7, outputscale=1.9), Matern52(), Matern52(1.3, 0.6)]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Each test that reads the shared tiny run (`tiny_run`, a session fixture, so one per
+    worker) goes to one worker, and the other SLURM tests to one worker: with
+    `-n 2 --dist loadgroup` the tiny pipeline runs once, and the cluster's tests run beside the
+    rest, not one after the other."""
+    for item in items:
+        if "tiny_run" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("tiny_run"))
+        elif item.get_closest_marker("slurm"):
+            item.add_marker(pytest.mark.xdist_group("slurm"))
 
 
 @pytest.fixture(scope="session", autouse=True)
