@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+REPO = Path(__file__).resolve().parents[2]
+README = (REPO / "README.md").read_text()
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    """The README's first lines: set-up commands of a fresh machine, the second runs the tests;
+    .ci/run installs, then runs that command and nothing after it."""
+    setup = re.findall(r"^    (python3 -m pip install .*)$", README, re.M)[:2]
+    assert len(setup) == 2 and "pytest" in setup[1], setup
+    test_command = setup[1].split(" && ", 1)[1]
+    assert (REPO / ".ci" / "run").read_text().rstrip().splitlines()[-1] == test_command
 
 
 @pytest.mark.slow
