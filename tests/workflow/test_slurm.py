@@ -25,17 +25,17 @@ from tests.workflow.helpers import REPO, snakemake_command
 pytestmark = pytest.mark.slurm
 
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
-# a bound for a run that hangs: the whole tiny config takes 6-12 minutes on the 2-CPU test node,
-# each of its allocations 15-20 s, most of it Snakemake starting twice (in the allocation and in
+# a bound for a run that hangs: the whole tiny config takes 7-9 minutes on the 2-CPU test node,
+# each of its allocations 12-16 s, most of it Snakemake starting twice (in the allocation and in
 # its job step)
 TIMEOUT = 1500
 REQUIRE = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
 # The rules whose jobs keep an allocation each (tests/unit/test_slurm_profile.py), and the
 # allocations of the tiny config: 19 alone (16 Fig. 1 run jobs, one error-function job of each
-# figure, the Fig. 3 path) and 7 bundles (the sample paths, Fig. 3's runs, the gradient
-# estimates, the landscape, the rates of each d, the tables and plots).
+# figure, the Fig. 3 path) and 17 bundles (the sample paths, Fig. 3's runs, the gradient
+# estimates, the landscape, the rates of each d, each figure's tables and plot, the comparisons).
 ALONE = ("fig1_run", "error_function", "rbf_error_function", "fig3_path")
-ALLOCATIONS = 26
+ALLOCATIONS = 36
 # The line the SLURM executor plugin (2.8) logs for every sbatch.
 SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+(?:_\d+)?)")
 
