@@ -60,5 +60,3 @@ wildcard_constraints:
     chunk=r"\d+",
     path=r"\d+",
     sigma=r"\d+(\.\d+)?(e-?\d+)?",
-    # an error-function job: one point's label or the k-th batch of points
-    points=r"d\d+_b\d+_sigma[^/]+|points\d+",

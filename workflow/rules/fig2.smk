@@ -10,6 +10,8 @@ rule error_function:
         "logs/error_function/{points}.log",
     benchmark:
         "benchmarks/error_function/{points}.tsv"
+    wildcard_constraints:
+        points="|".join(FIG2.jobs),
     conda:
         "../../envs/localbo.yaml"
     threads: FIG2.threads

@@ -21,6 +21,8 @@ use rule error_function as rbf_error_function with:
         "logs/rbf_error_function/{points}.log",
     benchmark:
         "benchmarks/rbf_error_function/{points}.tsv"
+    wildcard_constraints:
+        points="|".join(RBF_ERROR.jobs),
     threads: RBF_ERROR.threads
     resources:
         **scheduled(COSTS["rbf_error_function"]),

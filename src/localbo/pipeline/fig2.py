@@ -178,6 +178,7 @@ class Fig2Jobs:
 
     def __init__(self, seed: int, settings: Fig2Settings) -> None:
         self.seed, self.settings = seed, settings
+        self.jobs: dict[str, list[Point]]  # each job's name -> its points, in order
         points = [(d, b, s) for d, b in settings.points() for s in settings.noise_levels]
         size = settings.points_per_job
         if size == 1:
