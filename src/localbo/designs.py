@@ -22,13 +22,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import OptimizeResult, minimize, minimize_scalar
 
 from localbo.acquisition import gradient_trace
 from localbo.io import load_npz, save_npz
 from localbo.kernels import Kernel
+
+if TYPE_CHECKING:
+    from scipy.optimize import OptimizeResult
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +136,8 @@ def differencing_design_value(
 
     The trace is computed on at most 2d unique points whatever b is (repeats divide the noise).
     """
+    from scipy.optimize import minimize_scalar
+
     P, counts = differencing_design(kind, d, b)
     origin = np.zeros(d)
     noise = noise_var / counts
@@ -192,6 +197,8 @@ def minimize_trace(
         x: (d,) point whose gradient is estimated (default: the origin).
         X_data: (n, d) data inputs D (None: no data). noise_data: (n,) their noise variances.
     """
+    from scipy.optimize import minimize
+
     b, d = Z0.shape
     x = np.zeros(d) if x is None else x
     noise = noise_var if X_data is None else np.concatenate([noise_data, np.full(b, noise_var)])

@@ -29,7 +29,6 @@ import math
 from dataclasses import asdict, dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.gp import GP
 from localbo.kernels import Kernel, make_kernel
@@ -188,6 +187,8 @@ def fit_hyperparameters(
     Returns:
         A `FitResult`.
     """
+    from scipy.optimize import minimize
+
     settings = settings or FitSettings()
     box = settings.log_box()
     kernel = make_kernel(kernel_name)

@@ -13,7 +13,6 @@ Lipschitz ratio of sampled gradient pairs on a d = 2 path with 1e4 points); the 
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.objective import Box
 from localbo.sample_paths import FourierSamplePath
@@ -68,6 +67,8 @@ def smoothness_constant(
     Returns:
         L, at least every sampled norm.
     """
+    from scipy.optimize import minimize
+
     if num_points < 1:
         raise ValueError(f"need num_points >= 1, got {num_points}")
     X = smoothness_points(box, num_points, rng)

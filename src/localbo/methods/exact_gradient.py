@@ -20,9 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy.optimize import OptimizeResult, minimize
 
 from localbo.kernels import Kernel
 from localbo.objective import (
@@ -35,6 +35,9 @@ from localbo.objective import (
 )
 from localbo.optimizers import Cost, Optimizer, register
 from localbo.settings_checks import require
+
+if TYPE_CHECKING:
+    from scipy.optimize import OptimizeResult
 
 # A coordinate this close to a bound is on it (L-BFGS-B puts active coordinates exactly there).
 BOUNDARY_TOL = 1e-6
@@ -83,6 +86,8 @@ def minimize_in_box(
     Returns:
         scipy's result: x (d,), fun, nit, message, success.
     """
+    from scipy.optimize import minimize
+
     return minimize(
         value_and_gradient,
         np.asarray(x0, dtype=float),

@@ -65,7 +65,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
 from scipy.special import ndtr  # Phi, as scipy.stats.norm.cdf computes it, without its overhead
 
 from localbo.gp import GP
@@ -232,6 +231,8 @@ def sample_point(
     `acquisition_type` computes alpha (`values` at a batch, value and gradient by a call); the
     equality checks pass the implementation before the O(n d) rewrite (tests/unit/mpd_oracle.py).
     """
+    from scipy.optimize import minimize
+
     lower = np.maximum(x - settings.delta, box.lower)
     upper = np.minimum(x + settings.delta, box.upper)
     clamp = {"clamp": True} if settings.reference_code else {}  # the oracle's has no clamp

@@ -27,7 +27,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
-from scipy import stats
 
 from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.paired_comparison import median_interval
@@ -149,6 +148,8 @@ def ours(
 def _slope(rows: list[dict[str, str]], axis: str, sigma: str) -> Ours:
     """The least-squares slope of log E in log `axis` at one noise level, with its standard
     error."""
+    from scipy import stats
+
     x = np.log([_float(r, axis) for r in rows if r["sigma"] == sigma])
     y = np.log([_float(r, "estimate") for r in rows if r["sigma"] == sigma])
     fit = stats.linregress(x, y)

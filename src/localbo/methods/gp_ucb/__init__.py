@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.checkpoint import Checkpoint, State, generator_state, restore_generator
 from localbo.gp import GP
@@ -140,6 +139,8 @@ def minimize_lcb(
     `acquisition` computes the lcb (`values`, and value and gradient by a call); the equality
     checks pass the plain implementation without the exact shortcuts (tests/unit/gp_ucb_oracle.py).
     """
+    from scipy.optimize import minimize
+
     C = candidates(box, incumbent, rng, settings)
     lcb = acquisition(gp, sqrt_beta)
     scores = lcb.values(C, keep=settings.restarts)

@@ -12,7 +12,6 @@ from collections import deque
 from collections.abc import Callable
 
 import numpy as np
-from scipy.optimize import minimize
 
 from localbo.designs import Design, optimal_design
 from localbo.kernels import Kernel
@@ -57,6 +56,8 @@ def best_point_bfgs(
         (x, value, stop): the evaluated point with the least value (d,), that value, and
         "converged", "budget" or BFGS's message.
     """
+    from scipy.optimize import minimize
+
     best = {"value": np.inf, "x": np.array(x0, dtype=float)}
 
     def tracked(x: np.ndarray) -> tuple[float, np.ndarray]:
