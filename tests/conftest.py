@@ -11,15 +11,14 @@ from localbo.seeding import rng_for
 KERNELS = [RBF(), RBF(lengthscale=0.7, outputscale=1.9), Matern52(), Matern52(1.3, 0.6)]
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Each test that reads the shared tiny run (`tiny_run`, a session fixture, so one per
-    worker) goes to one worker, and the other SLURM tests to one worker: with
-    `-n 2 --dist loadgroup` the tiny pipeline runs once, and the cluster's tests run beside the
-    rest, not one after the other."""
+    """The SLURM tests go to one worker: with `-n 2 --dist loadgroup` they share the test
+    cluster's node one after the other, and the rest of the suite runs beside them. First of
+    the hooks: pytest-xdist's reads the groups off the markers in its own, and a marker added
+    after it groups nothing."""
     for item in items:
-        if "tiny_run" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("tiny_run"))
-        elif item.get_closest_marker("slurm"):
+        if item.get_closest_marker("slurm"):
             item.add_marker(pytest.mark.xdist_group("slurm"))
 
 

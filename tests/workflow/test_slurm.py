@@ -120,13 +120,20 @@ def _accounting(job_ids: list[str]) -> dict[str, tuple[str, str, str]]:
 
 
 def test_the_tiny_pipeline_on_slurm_bundles_its_short_jobs_and_makes_the_local_outputs(
-    tmp_path, tiny_run
+    tmp_path, request
 ):
     """The whole tiny pipeline through the profile: the Fig. 1 runs, the error functions and
     the Fig. 3 path each in an allocation of their own, every other job in the profile's
-    bundles, ALLOCATIONS in all by SLURM's accounting; every table equals the local run's."""
+    bundles, ALLOCATIONS in all by SLURM's accounting; every table equals the local run's
+    (taken, or made, while the cluster works)."""
     _check_cluster()
-    job_ids = _finish(*_start(tmp_path))
+    proc, log_path = _start(tmp_path)
+    try:
+        tiny_run = request.getfixturevalue("tiny_run")
+    except BaseException:
+        proc.terminate()  # `timeout` passes it on to Snakemake, which cancels its jobs
+        raise
+    job_ids = _finish(proc, log_path)
     rows = _accounting(job_ids)
     assert {job: row[0] for job, row in rows.items()} == dict.fromkeys(job_ids, "COMPLETED"), rows
     comments = [row[1] for row in rows.values()]
