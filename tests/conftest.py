@@ -13,13 +13,15 @@ KERNELS = [RBF(), RBF(lengthscale=0.7, outputscale=1.9), Matern52(), Matern52(1.
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The SLURM tests go to one worker: with `-n 2 --dist loadgroup` they share the test
-    cluster's node one after the other, and the rest of the suite runs beside them. First of
-    the hooks: pytest-xdist's reads the groups off the markers in its own, and a marker added
-    after it groups nothing."""
+    """The SLURM tests go to one worker, first: with `--dist loadgroup` they share the test
+    cluster's node one after the other from the suite's start (the tiny config's run is its
+    longest test, mostly waiting on the cluster), and the rest of the suite runs beside them.
+    First of the hooks: pytest-xdist's reads the groups off the markers in its own, and a marker
+    added after it groups nothing."""
     for item in items:
         if item.get_closest_marker("slurm"):
             item.add_marker(pytest.mark.xdist_group("slurm"))
+    items.sort(key=lambda item: item.get_closest_marker("slurm") is None)  # stable
 
 
 @pytest.fixture(scope="session", autouse=True)
