@@ -15,6 +15,26 @@ from localbo.pipeline.settings import PipelineSettings, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
+# The environment every test run of the pipeline adds.
+RUN_ENV = {"SOURCE_DATE_EPOCH": "0"}
+
+
+# Set where a test cluster is up (`.ci/run`): the SLURM tests fail instead of skipping.
+SLURM_REQUIRED = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
+# What reproducible runs write alike: every CSV table and every figure.
+COMPARED = ("results/**/*.csv", "figures/*")
+
+
+def compared_files(workdir: Path) -> dict[str, bytes]:
+    """The files of COMPARED, by path relative to the run directory."""
+    files = sorted(p for pattern in COMPARED for p in workdir.glob(pattern))
+    return {str(p.relative_to(workdir)): p.read_bytes() for p in files}
+
+
+def different_files(first: Path, second: Path) -> list[str]:
+    """The COMPARED files of two run directories that differ or that only one of them has."""
+    ours, theirs = compared_files(first), compared_files(second)
+    return sorted(n for n in ours.keys() | theirs.keys() if ours.get(n) != theirs.get(n))
 
 
 def tiny_settings() -> PipelineSettings:
@@ -60,7 +80,7 @@ def snakemake(
     """Run Snakemake on workdir with the given config overrides and extra environment
     variables; raise on failure if `check`."""
     cmd = snakemake_command(workdir, *args, configfiles=configfiles)
-    env = {**os.environ, "SOURCE_DATE_EPOCH": "0", **(env or {})}
+    env = {**os.environ, **RUN_ENV, **(env or {})}
     proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=REPO)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake failed ({proc.returncode}):\n{proc.stderr[-4000:]}")

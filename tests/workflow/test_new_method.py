@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from tests.workflow.helpers import REPO, TINY
+from tests.workflow.helpers import REPO, RUN_ENV, TINY
 
 pytestmark = pytest.mark.workflow
 
@@ -42,7 +42,7 @@ def test_a_method_added_as_a_module_and_a_config_section_passes_and_is_drawn(tmp
     copy = tmp_path / "repo"
     copy.mkdir()
     with_new_method(copy)
-    env = {**os.environ, "PYTHONPATH": str(copy / "src"), "SOURCE_DATE_EPOCH": "0"}
+    env = {**os.environ, "PYTHONPATH": str(copy / "src"), **RUN_ENV}
 
     def run(*command, cwd=copy):
         proc = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True)

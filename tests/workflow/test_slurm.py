@@ -20,7 +20,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tests.workflow.helpers import REPO, snakemake_command
+from tests.workflow.helpers import (
+    REPO,
+    RUN_ENV,
+    SLURM_REQUIRED,
+    different_files,
+    snakemake_command,
+)
 
 pytestmark = pytest.mark.slurm
 
@@ -29,7 +35,6 @@ PROFILE = REPO / "workflow" / "profiles" / "slurm"
 # each of its allocations 12-16 s, most of it Snakemake starting twice (in the allocation and in
 # its job step)
 TIMEOUT = 1500
-REQUIRE = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
 # The rules whose jobs keep an allocation each (tests/unit/test_slurm_profile.py), and the
 # allocations of the tiny config: 19 alone (16 Fig. 1 run jobs, one error-function job of each
 # figure, the Fig. 3 path) and 17 bundles (the sample paths, Fig. 3's runs, the gradient
@@ -42,7 +47,7 @@ SUBMITTED = re.compile(r"submitted with SLURM jobid (\d+(?:_\d+)?)")
 
 def _skip(reason: str) -> None:
     """Skip with the reason printed; a failure instead when SLURM is required."""
-    if REQUIRE:
+    if SLURM_REQUIRED:
         pytest.fail(f"LOCALBO_REQUIRE_SLURM is set but: {reason}")
     pytest.skip(reason)
 
@@ -82,7 +87,12 @@ def _start(tmp_path, *args: str) -> tuple[subprocess.Popen, Path]:
     log_path = tmp_path / "snakemake.log"
     with open(log_path, "w") as log:
         proc = subprocess.Popen(
-            cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=REPO
+            cmd,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            cwd=REPO,
+            env={**os.environ, **RUN_ENV},  # sbatch passes the environment on to the jobs
         )
     return proc, log_path
 
@@ -124,8 +134,8 @@ def test_the_tiny_pipeline_on_slurm_bundles_its_short_jobs_and_makes_the_local_o
 ):
     """The whole tiny pipeline through the profile: the Fig. 1 runs, the error functions and
     the Fig. 3 path each in an allocation of their own, every other job in the profile's
-    bundles, ALLOCATIONS in all by SLURM's accounting; every table equals the local run's
-    (taken, or made, while the cluster works)."""
+    bundles, ALLOCATIONS in all by SLURM's accounting; every table and figure equals the local
+    run's (taken, or made, while the cluster works), byte for byte."""
     _check_cluster()
     proc, log_path = _start(tmp_path)
     try:
@@ -141,12 +151,8 @@ def test_the_tiny_pipeline_on_slurm_bundles_its_short_jobs_and_makes_the_local_o
     alone = {c.split("_wildcards_")[0] for c in comments if not c.startswith("rule_bundle_")}
     assert alone == {f"rule_{rule}" for rule in ALONE}, comments
     assert len(job_ids) == ALLOCATIONS, comments
-    local = sorted(p.relative_to(tiny_run) for p in tiny_run.glob("results/**/*.csv"))
-    assert local == sorted(
-        p.relative_to(tmp_path / "run") for p in (tmp_path / "run").glob("results/**/*.csv")
-    )
-    for table in local:
-        assert (tmp_path / "run" / table).read_bytes() == (tiny_run / table).read_bytes(), table
+    different = different_files(tiny_run, tmp_path / "run")
+    assert not different, f"files differ between the local run and the cluster's: {different}"
 
 
 def test_a_job_cancelled_by_the_scheduler_is_resubmitted(tmp_path):
