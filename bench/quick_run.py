@@ -6,7 +6,9 @@ their wall seconds (Snakemake's benchmark files) and their CPU seconds (the `job
 job logs as it ends). A rule's start-up is timed apart: a fresh Python doing what a job of the
 rule does before its work (Snakemake's script preamble, then the script's imports, read off its
 `import` lines), median CPU seconds of `--repeats`; work is a job's CPU less that start-up.
-Prints a table and appends one JSON line per run and per rule to --out.
+The floor is the work of every job spread over the cores with no start-up, no Snakemake and no
+idle core: no layout of the same jobs' work runs faster. Prints a table and appends one JSON
+line per run and per rule and one of the totals to --out.
 
     python bench/quick_run.py --runs 3 --cores 2
 """
@@ -44,15 +46,19 @@ SCRIPT = re.compile(r'^    script:\n\s+"\.\./\.\./scripts/(\w+)\.py"', re.M)
 RULE = re.compile(r"^(?:rule|use rule \w+ as) (\w+)(?: with)?:\n((?:    .*\n|\n)+)", re.M)
 
 
-def quick_run(cores: int) -> tuple[float, Path]:
-    """One quick run in a fresh directory: its wall seconds and the directory."""
+def quick_run(cores: int) -> tuple[float, float, Path]:
+    """One quick run in a fresh directory: its wall seconds, the CPU seconds of its every process
+    (Snakemake's own and the jobs') and the directory."""
     work = Path(tempfile.mkdtemp(prefix="quick-"))
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
     command += ["--directory", str(work), "--cores", str(cores), "--quiet", "all"]
     command += ["--configfile", str(REPO / "config" / "quick.yaml")]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
-    return time.perf_counter() - start, work
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, work
 
 
 def rule_scripts() -> dict[str, str]:
@@ -110,13 +116,14 @@ def main() -> None:
         ["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True
     ).stdout.strip()
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
-    walls, work = [], None
+    walls, cpus, work = [], [], None
     for _ in range(args.runs):
-        wall, work = quick_run(args.cores)
+        wall, cpu, work = quick_run(args.cores)
         walls.append(wall)
-        print(f"quick run: {wall:.1f} s wall on {args.cores} cores", flush=True)
+        cpus.append(cpu)
+        print(f"quick run: {wall:.1f} s wall, {cpu:.1f} CPU-s on {args.cores} cores", flush=True)
     records = [{"date": date, "commit": commit, "cores": args.cores, "walls": walls,
-                "median_wall": statistics.median(walls)}]  # fmt: skip
+                "median_wall": statistics.median(walls), "cpus": cpus}]  # fmt: skip
     scripts = rule_scripts()
     print(f"{'rule':<34}{'jobs':>5}{'wall s':>9}{'CPU s':>9}{'start-up s':>12}{'work s':>9}")
     for rule, total in sorted(per_rule(work).items(), key=lambda item: -item[1]["wall"]):
@@ -128,6 +135,17 @@ def main() -> None:
         )
         records.append({"date": date, "commit": commit, "rule": rule, **total,
                         "start_up_per_job": start, "work": work_s})  # fmt: skip
+    rules = records[1:]
+    totals = {key: sum(r[key] for r in rules) for key in ("jobs", "cpu", "work")}
+    totals["start_up"] = sum(r["jobs"] * r["start_up_per_job"] for r in rules)
+    totals["floor"] = totals["work"] / args.cores
+    print(
+        f"{'all jobs':<34}{totals['jobs']:>5}{'':>9}{totals['cpu']:>9.1f}"
+        f"{totals['start_up']:>12.1f}{totals['work']:>9.1f}\n"
+        f"floor: {totals['floor']:.1f} s (the jobs' work on {args.cores} cores);"
+        f" Snakemake and the jobs' processes: {statistics.median(cpus):.1f} CPU-s (median)"
+    )
+    records.append({"date": date, "commit": commit, "totals": totals})
     with args.out.open("a") as out:
         for record in records:
             out.write(json.dumps(record) + "\n")
