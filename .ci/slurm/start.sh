@@ -93,7 +93,7 @@ chown -R mysql:mysql "$STATE/mysql"
 NODE=$(hostname -s)
 # The node offers twice the machine's cores (slurmd takes the configured count, below): a test
 # job is mostly Snakemake starting twice and waiting on the controller, so two per core keep the
-# cores busy (the tiny config's run: 400 s with the local tiny run beside it, 522 s one per core).
+# cores busy.
 CPUS=$(( 2 * $(nproc) ))
 MEM_MB=$(awk '/^MemTotal:/ {print int($2/1024)}' /proc/meminfo)
 REAL_MEM=$(( MEM_MB * 9 / 10 ))          # a bit below physical: slurmd refuses nodes that over-report

@@ -17,8 +17,6 @@ REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
 # The environment every test run of the pipeline adds.
 RUN_ENV = {"SOURCE_DATE_EPOCH": "0"}
-
-
 # Set where a test cluster is up (`.ci/run`): the SLURM tests fail instead of skipping.
 SLURM_REQUIRED = os.environ.get("LOCALBO_REQUIRE_SLURM", "") not in ("", "0")
 # What reproducible runs write alike: every CSV table and every figure.

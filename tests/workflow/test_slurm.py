@@ -31,9 +31,9 @@ from tests.workflow.helpers import (
 pytestmark = pytest.mark.slurm
 
 PROFILE = REPO / "workflow" / "profiles" / "slurm"
-# a bound for a run that hangs: the whole tiny config takes 7-9 minutes on the 2-CPU test node,
-# each of its allocations 12-16 s, most of it Snakemake starting twice (in the allocation and in
-# its job step)
+# a bound for a run that hangs: the whole tiny config takes about 7 minutes on the test node (two
+# CPUs per core of a 2-core machine), each of its allocations 12-16 s, most of it Snakemake
+# starting twice (in the allocation and in its job step)
 TIMEOUT = 1500
 # The rules whose jobs keep an allocation each (tests/unit/test_slurm_profile.py), and the
 # allocations of the tiny config: 19 alone (16 Fig. 1 run jobs, one error-function job of each
