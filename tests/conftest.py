@@ -15,23 +15,13 @@ KERNELS = [RBF(), RBF(lengthscale=0.7, outputscale=1.9), Matern52(), Matern52(1.
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """The SLURM tests go to one worker, first: with `--dist loadgroup` they share the test
     cluster's node one after the other from the suite's start (the tiny config's run is its
-    longest test, mostly waiting on the cluster), and the rest of the suite runs beside them,
-    the long tests first: the workflow runs that make their own, then the unit tests, then the
-    readers of the shared tiny run (made meanwhile, by the SLURM test). First of the hooks:
-    pytest-xdist's reads the groups off the markers in its own, and a marker added after it
-    groups nothing."""
+    longest test, mostly waiting on the cluster), and the rest of the suite runs beside them.
+    First of the hooks: pytest-xdist's reads the groups off the markers in its own, and a marker
+    added after it groups nothing."""
     for item in items:
         if item.get_closest_marker("slurm"):
             item.add_marker(pytest.mark.xdist_group("slurm"))
-
-    def order(item: pytest.Item) -> int:
-        if item.get_closest_marker("slurm"):
-            return 0
-        if "tiny_run" in getattr(item, "fixturenames", ()):
-            return 3
-        return 1 if item.get_closest_marker("workflow") else 2
-
-    items.sort(key=order)  # stable: collection order within each
+    items.sort(key=lambda item: item.get_closest_marker("slurm") is None)  # stable
 
 
 @pytest.fixture(scope="session", autouse=True)
