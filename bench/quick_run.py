@@ -46,6 +46,12 @@ SCRIPT = re.compile(r'^    script:\n\s+"\.\./\.\./scripts/(\w+)\.py"', re.M)
 RULE = re.compile(r"^(?:rule|use rule \w+ as) (\w+)(?: with)?:\n((?:    .*\n|\n)+)", re.M)
 
 
+def children_cpu_seconds() -> float:
+    """User and system CPU seconds of every child process waited for so far."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def quick_run(cores: int) -> tuple[float, float, Path]:
     """One quick run in a fresh directory: its wall seconds, the CPU seconds of its every process
     (Snakemake's own and the jobs') and the directory."""
@@ -53,12 +59,9 @@ def quick_run(cores: int) -> tuple[float, float, Path]:
     command = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile")]
     command += ["--directory", str(work), "--cores", str(cores), "--quiet", "all"]
     command += ["--configfile", str(REPO / "config" / "quick.yaml")]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
+    cpu, start = children_cpu_seconds(), time.perf_counter()
     subprocess.run(command, check=True, capture_output=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return wall, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, work
+    return time.perf_counter() - start, children_cpu_seconds() - cpu, work
 
 
 def rule_scripts() -> dict[str, str]:
@@ -83,10 +86,9 @@ def start_up_seconds(script: str, repeats: int) -> float:
     code = PREAMBLE + "\n".join(imports)
     times = []
     for _ in range(repeats):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        before = children_cpu_seconds()
         subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        times.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+        times.append(children_cpu_seconds() - before)
     return statistics.median(times)
 
 
@@ -122,8 +124,9 @@ def main() -> None:
         walls.append(wall)
         cpus.append(cpu)
         print(f"quick run: {wall:.1f} s wall, {cpu:.1f} CPU-s on {args.cores} cores", flush=True)
-    records = [{"date": date, "commit": commit, "cores": args.cores, "walls": walls,
-                "median_wall": statistics.median(walls), "cpus": cpus}]  # fmt: skip
+    run = {"date": date, "commit": commit, "cores": args.cores, "walls": walls,
+           "median_wall": statistics.median(walls), "cpus": cpus}  # fmt: skip
+    rules = []
     scripts = rule_scripts()
     print(f"{'rule':<34}{'jobs':>5}{'wall s':>9}{'CPU s':>9}{'start-up s':>12}{'work s':>9}")
     for rule, total in sorted(per_rule(work).items(), key=lambda item: -item[1]["wall"]):
@@ -133,9 +136,8 @@ def main() -> None:
             f"{rule:<34}{total['jobs']:>5}{total['wall']:>9.1f}{total['cpu']:>9.1f}"
             f"{total['jobs'] * start:>12.1f}{work_s:>9.1f}"
         )
-        records.append({"date": date, "commit": commit, "rule": rule, **total,
-                        "start_up_per_job": start, "work": work_s})  # fmt: skip
-    rules = records[1:]
+        rules.append({"date": date, "commit": commit, "rule": rule, **total,
+                      "start_up_per_job": start, "work": work_s})  # fmt: skip
     totals = {key: sum(r[key] for r in rules) for key in ("jobs", "cpu", "work")}
     totals["start_up"] = sum(r["jobs"] * r["start_up_per_job"] for r in rules)
     totals["floor"] = totals["work"] / args.cores
@@ -145,9 +147,8 @@ def main() -> None:
         f"floor: {totals['floor']:.1f} s (the jobs' work on {args.cores} cores);"
         f" Snakemake and the jobs' processes: {statistics.median(cpus):.1f} CPU-s (median)"
     )
-    records.append({"date": date, "commit": commit, "totals": totals})
     with args.out.open("a") as out:
-        for record in records:
+        for record in [run, *rules, {"date": date, "commit": commit, "totals": totals}]:
             out.write(json.dumps(record) + "\n")
 
 
