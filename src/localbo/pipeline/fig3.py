@@ -48,7 +48,7 @@ class Fig3Settings:
     max_restarts: int = 100
     band: float = 0.9
     orderings: int = 5000
-    other_paths: int = 10
+    other_paths: int = 18
     other_restarts: int = 1000
 
     @property
