@@ -7,26 +7,34 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from pathlib import Path
 
     from localbo.io import blank_nan, load_csv, save_csv
-    from localbo.pipeline.paper_comparison import COLUMNS, compare, ours
+    from localbo.pipeline.paper_comparison import (
+        COLUMNS,
+        PaperComparisonSettings,
+        compare,
+        ours,
+    )
+    from localbo.pipeline.sections import build
 
     smk = snakemake  # noqa: F821
+    settings = build(PaperComparisonSettings, smk.params.settings, "paper_comparison")
     values = ours(
         load_csv(smk.input.fig1),
         load_csv(smk.input.fig2),
         load_csv(smk.input.fig3),
         load_csv(smk.input.fig3_others),
-        load_csv(smk.input.distribution),
         {Path(path).stem.split("-")[-1]: load_csv(path) for path in smk.input.draws},
+        settings,
         smk.params.seed,
     )
-    table = compare(values, smk.params.comparable)
+    table = compare(values, smk.params.comparable, settings, smk.params.seed)
     save_csv(smk.output[0], blank_nan(table), COLUMNS)
     for row in table:
         log.info(
-            "%s %s: ours %.4g, paper %s -> %s",
+            "%s %s: ours %.4g, paper %s, p %.3g -> %s",
             row["quantity"],
             row["at"],
             row["ours"],
             row["paper"],
+            row["p_value"],
             row["verdict"],
         )

@@ -16,7 +16,6 @@ rule paper_comparison:
         fig2=tables(rules.fig2_table.output[0]),
         fig3=tables(rules.fig3_table.output.best),
         fig3_others=tables(rules.fig3_table.output.other_paths),
-        distribution=tables(rules.gradient_estimation_distribution.output[0]),
         draws=tables(GE.draw_files(rules.gradient_estimation_draws.output[0])),
     output:
         report(
@@ -32,6 +31,7 @@ rule paper_comparison:
         "../../envs/localbo.yaml"
     params:
         seed=SETTINGS.seed,
+        settings=as_config(SETTINGS.paper_comparison),
         comparable=comparable_sections(
             SETTINGS.fig1, SETTINGS.fig2, SETTINGS.fig3, SETTINGS.gradient_estimation
         ),

@@ -2,8 +2,11 @@
 
 Each `Claim` names the section whose run produces our value, where the paper states it, the
 paper's value as printed and as a number, and the rule of its verdict
-(`localbo.pipeline.paper_comparison`). Sources: the paper's text and captions
-(`../shared/paper/paper.tex`) and the published Fig. 3 curve (`config/paper/fig3_published.csv`).
+(`localbo.pipeline.paper_comparison`). A claim that `decides` gives a verdict; the others are
+information beside one that does (another view of the same event: the grid size of Fig. 1's
+median, Fig. 3's curve at k = 10 and 100, each component of a vector estimate). Sources: the
+paper's text and captions (`../shared/paper/paper.tex`) and the published Fig. 3 curve
+(`config/paper/fig3_published.csv`).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from dataclasses import dataclass
 
 from localbo.gradient_estimation import PAPER_ESTIMATES
 from localbo.pipeline.gradient_estimation import PAPER_DISTANCE, PROCEDURES, Cases
+from localbo.predictive import half_unit
 from localbo.restarts import grid_size_log10
 
 
@@ -25,10 +29,15 @@ class Claim:
             comparable ("fig1", "fig2", "fig3", "gradient_estimation").
         key: which of this run's values (`ours`) it is compared with.
         quantity: what is compared (the row's name). where: the place in the paper.
-        paper: the paper's value as it states it. value: as a number (None: none, a share).
+        paper: the paper's value as it states it. value: as a number, or a vector of numbers
+            (None: none, a share).
         rule: how the verdict is made (`localbo.pipeline.paper_comparison.RULES`).
-        low, high: for the "interval" rule, the values of ours that agree with the paper.
-        note: what the row compares, and what explains a disagreement we know of.
+        note: what the row compares.
+        decides: whether the row gives a verdict, or is information beside one that does.
+        low, high: for the "words" rule, the values of ours that agree with the paper's words.
+        count: for the "medians" rule, the draws behind the paper's median (its paths).
+        rounding: the largest rounding error of `value` (None: half a unit of the last digit
+            of `paper`; 0: read off the paper's source at full precision).
     """
 
     figure: str
@@ -36,11 +45,25 @@ class Claim:
     quantity: str
     where: str
     paper: str
-    value: float | None
+    value: float | tuple[float, ...] | None
     rule: str
     note: str
+    decides: bool = True
     low: float = math.nan
     high: float = math.nan
+    count: int | None = None
+    rounding: float | None = None
+
+    def half_units(self) -> tuple[float, ...]:
+        """The largest rounding error of each component of `value`."""
+        if self.rounding is not None:
+            return (self.rounding,) * len(self.values())
+        return tuple(half_unit(text) for text in self.paper.strip("()").split(","))
+
+    def values(self) -> tuple[float, ...]:
+        """`value` as a vector."""
+        assert self.value is not None, self.key
+        return self.value if isinstance(self.value, tuple) else (self.value,)
 
 
 def as_stated(function: str, point: tuple[float, ...], n: int) -> str:
@@ -67,27 +90,42 @@ FIG3_PUBLISHED = {1: -18.3005515304944, 10: -18.9268687815646, 100: -19.33237605
 
 
 def _gradient_claims() -> list[Claim]:
-    """A claim per component of each estimate the paper reports, by each procedure, and the
-    paper's qualitative claims as shares of draws."""
+    """For each estimate the paper reports, by each procedure: a claim of the vector (the
+    verdict) and, for a vector of two or more components, one per component (information);
+    then the paper's qualitative claims as shares of draws."""
     claims = []
     for name, case in Cases().cases.items():
         paper = PAPER_ESTIMATES.get((case.function, case.x, case.n))
         if paper is None or case.fit != "default":
             continue
+        stated = as_stated(case.function, case.x, case.n)
         for procedure in PROCEDURES:
+            note = (
+                f"{PROCEDURE_NOTE[procedure]}; share: draws within {PAPER_DISTANCE} of the "
+                "paper's estimate"
+            )
+            whole = paper if len(paper) > 1 else paper[0]
+            where = WHERE[name]
+            quantity = f"{name}: grad mu(x), {procedure} procedure"
+            claims.append(
+                Claim("gradient_estimation", f"draws:{name}:{procedure}", quantity, where,
+                      stated, whole, "draws", note)
+            )  # fmt: skip
+            if len(paper) == 1:
+                continue
             for i, value in enumerate(paper):
-                part = f" component {i + 1}" if len(paper) > 1 else ""
                 claims.append(
                     Claim(
                         "gradient_estimation",
                         f"draws:{name}:{procedure}:{i + 1}",
-                        f"{name}: grad mu(x){part}, {procedure} procedure",
-                        WHERE[name],
-                        as_stated(case.function, case.x, case.n),
+                        f"{name}: grad mu(x) component {i + 1}, {procedure} procedure",
+                        where,
+                        stated,
                         value,
                         "draws",
-                        f"{PROCEDURE_NOTE[procedure]}; share: draws within {PAPER_DISTANCE} of "
-                        "the paper's estimate",
+                        f"information: our draws' median and central band of component "
+                        f"{i + 1}; the vector's row decides",
+                        decides=False,
                     )
                 )
     for procedure in PROCEDURES:
@@ -128,7 +166,8 @@ CLAIMS: tuple[Claim, ...] = (
         "-12.9",
         -12.9,
         "medians",
-        "medians over 50 paths each, another 50 than the paper's",
+        "the paper's median over its 50 paths against our 50 paths' values",
+        count=50,
     ),
     Claim(
         "fig1",
@@ -138,8 +177,10 @@ CLAIMS: tuple[Claim, ...] = (
         "at least 10^36",
         grid_size_log10(-12.9),
         "medians",
-        "v^2 / (2 ln 10) of the median v: 36.1 at the paper's -12.9, which it states as 'at least "
-        "10^36'; the intervals are the images of the median's",
+        "information: v^2 / (2 ln 10) of the median v (36.1 at the paper's -12.9, which it "
+        "states as 'at least 10^36') and the image of our median's interval; the median's row "
+        "decides",
+        decides=False,
     ),
     *(
         Claim(
@@ -149,10 +190,10 @@ CLAIMS: tuple[Claim, ...] = (
             where,
             paper,
             None,
-            "interval",
+            "words",
             note,
-            low,
-            high,
+            low=low,
+            high=high,
         )
         for panel, axis, where, paper, low, high, note in (
             (
@@ -172,7 +213,8 @@ CLAIMS: tuple[Claim, ...] = (
                 "1.5",
                 1.25,
                 1.75,
-                "least-squares slope over panel b; +-0.25 around the bound's exponent",
+                "least-squares slope over panel b; 'quite tight' read as within 0.25 of the "
+                "bound's exponent",
             ),
         )
     ),
@@ -185,7 +227,13 @@ CLAIMS: tuple[Claim, ...] = (
             f"{value:.2f}",
             value,
             "paths",
-            "the median over orderings on our main path; the band: our paths' central 90 %",
+            "the median over orderings on our main path; the paper's curve is one more path, "
+            "judged among our paths' values"
+            if k == 1
+            else "information: the curve at k = 1 decides (one path's curve is one event); "
+            "ours_low and ours_high are the range of our paths'",
+            decides=k == 1,
+            rounding=0.0,  # read off the paper's source (config/paper/fig3_published.csv)
         )
         for k, value in FIG3_PUBLISHED.items()
     ),

@@ -1,22 +1,34 @@
 """Every number the paper states beside this pipeline's: place in the paper, our value with its
 uncertainty, the rule that judges them, and a verdict.
 
-Where a result depends on random draws, one draw cannot tell a disagreement from luck, so each
-row is judged by a rule stated in the table (`rule`):
+A number the paper states of a random procedure (paths, draws) is one more draw of it, so each
+such row asks whether the paper's number is a typical draw of ours, by a predictive p-value
+(`localbo.predictive`), and calls it inconsistent when p <= `false_disagreement` (alpha, the
+rate at which a number drawn as ours would be called inconsistent: the same for every rule).
+The paper's rounding (half a unit of its last printed digit) is part of each rule.
 
-- "medians": both numbers are medians over random draws (Fig. 1's over 50 paths): consistent
-  when the paper's lies within our median +- sqrt(2) times the half-width of our 95 % bootstrap
-  interval (the paper's median carries a sampling error like ours);
-- "paths": the paper's curve is one more path (Fig. 3): consistent when its value lies within
-  the central 90 % of our paths' (the main path and the other paths);
-- "draws": the paper's estimate is one draw (Figs. 4 and 5): consistent when each component
-  lies within the central 90 % band of our draws, by our procedure and by the paper code's;
-- "interval": a deterministic estimate against the paper's words (Fig. 2's slopes): a match
-  when ours lies in the interval the words allow; the fit's standard error is shown beside;
+- "medians" (Fig. 1's d = 50 median, a median over the paper's 50 paths): were its paths drawn
+  as ours, the count of our 50 values below its median is beta-binomial whatever their law;
+  that law, spread over our order statistics and convolved with the rounding, is the median's
+  predictive law (`median_p_value`). ours_low, ours_high: our median's percentile bootstrap
+  interval at 1 - alpha; low, high: the paper's values that agree.
+- "paths" (Fig. 3's curve at k = 1; the paper's path is one more): the rank of its value among
+  our paths' (`rank_p_value`); with 19 paths and alpha = 0.1, consistent exactly within their
+  range. ours_low, ours_high, low, high: that range.
+- "draws" (Figs. 4 and 5: the paper's estimate is one draw of its random parts, a vector): the
+  full-conformal density p-value of the vector among our draws (`density_p_value`), which holds
+  for multimodal and near-deterministic draws alike. ours, ours_low, ours_high: the median and
+  central 1 - alpha band of a one-component estimate.
+- "words" (Fig. 2's slopes, deterministic estimates): a match when ours lies in the interval the
+  paper's words allow ("slightly larger than 1/2", "quite tight"; low, high). lack_of_fit: the
+  least-squares standard error of the slope, which measures how far the log-log points lie from
+  a line, not a sampling error (the estimates are deterministic).
 - "share": a qualitative claim of the paper, stated as the share of our draws that bear it out.
 
-A run not at the paper's scale says "not comparable"; a number the run lacks, "missing".
-The paper's numbers and each one's rule are in `localbo.pipeline.paper_claims`.
+A row that does not decide (`Claim.decides`) is information beside one that does: its verdict
+says "information" and it has no p-value. A run not at the paper's scale says "not comparable";
+a number the run lacks, "missing". The paper's numbers and each one's rule are in
+`localbo.pipeline.paper_claims`.
 """
 
 from __future__ import annotations
@@ -37,20 +49,51 @@ from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import (
     PROCEDURES,
     GradientEstimationSettings,
+    distribution,
     share_closer,
 )
 from localbo.pipeline.paper_claims import CLAIMS, FIG3_PUBLISHED, Claim
+from localbo.predictive import (
+    density_p_value,
+    median_agreement,
+    median_p_value,
+    rank_agreement,
+    rank_p_value,
+)
 from localbo.restarts import grid_size_log10
 from localbo.seeding import rng_for
 
 COLUMNS = [
     "figure", "quantity", "at", "where", "paper", "ours", "ours_low", "ours_high", "low", "high",
-    "verdict", "rule", "std_error", "share", "note",
+    "p_value", "verdict", "rule", "lack_of_fit", "share", "note",
 ]  # fmt: skip
-RULES = ("medians", "paths", "draws", "interval", "share")
+RULES = ("medians", "paths", "draws", "words", "share")
 NOT_COMPARABLE = "not comparable: this run is not the paper's scale"
-BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES = 0.95, 9999  # Fig. 1's median
-SPREAD = 0.9  # the central share of our paths' or draws' values a single one may fall in
+INFORMATION = "information"
+
+
+@dataclass(frozen=True)
+class PaperComparisonSettings:
+    """The `paper_comparison` config section.
+
+    Attributes:
+        false_disagreement: alpha, the rate at which every rule over random draws calls a
+            number drawn as ours inconsistent (the verdict: inconsistent when p <= alpha); the
+            bootstrap interval of Fig. 1's median and the bands of the draws are at 1 - alpha.
+        resamples: bootstrap resamples of Fig. 1's median.
+    """
+
+    false_disagreement: float = 0.1
+    resamples: int = 9999
+
+    def check(self) -> list[str]:
+        """Problems the schema cannot see, each starting with its dotted key."""
+        if not 0 < self.false_disagreement < 1:
+            return [
+                "paper_comparison.false_disagreement: must be in (0, 1), got "
+                f"{self.false_disagreement}"
+            ]
+        return []
 
 
 @dataclass(frozen=True)
@@ -58,17 +101,29 @@ class Ours:
     """This run's value of a claim at one place (`at`: a noise level, or "").
 
     Attributes:
-        value: ours (NaN: the run has none). low, high: our uncertainty (the median's bootstrap
-            interval, our paths' or draws' central band). std_error: a fit's. share: of draws.
+        value: ours (NaN: the run has none). low, high: our uncertainty (the rules' ours_low and
+            ours_high, the module docstring). lack_of_fit: a fit's standard error. share: of
+            draws. sample: the values the paper's number is judged among, (n,) or (n, p) for
+            an estimate of p components.
     """
 
     at: str = ""
     value: float = math.nan
     low: float = math.nan
     high: float = math.nan
-    std_error: float = math.nan
+    lack_of_fit: float = math.nan
     share: float = math.nan
-    extra: dict[str, Any] = field(default_factory=dict)
+    sample: np.ndarray | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """A row's verdict, the paper's values that agree with ours (low, high) and the p-value."""
+
+    verdict: str
+    low: float = math.nan
+    high: float = math.nan
+    p_value: float = math.nan
 
 
 def _float(row: dict[str, str], key: str) -> float:
@@ -80,23 +135,24 @@ def ours(
     fig2: list[dict[str, str]],
     fig3_best: list[dict[str, str]],
     fig3_others: list[dict[str, str]],
-    distribution: list[dict[str, str]],
     draws: dict[str, list[dict[str, str]]],
+    settings: PaperComparisonSettings,
     seed: int,
 ) -> dict[str, list[Ours]]:
     """This run's values, from the pipeline's tables as rows, by the keys claims name.
 
     Args:
         fig1, fig2: Figs. 1 and 2's tables. fig3_best, fig3_others: Fig. 3's curve on the main
-            path and the other paths'. distribution: Figs. 4 and 5's distribution table.
+            path and the other paths'.
         draws: each (case, procedure)'s draws table, by "case_procedure".
-        seed: the base seed (the bootstrap's stream).
+        settings: the section. seed: the base seed (the bootstrap's stream).
 
     Returns:
         Per key, one `Ours` per place (Fig. 2's slopes one per noise level). A key the run has
         no rows for is absent.
     """
     values: dict[str, list[Ours]] = {}
+    level = 1 - settings.false_disagreement
     local = np.array(
         [
             _float(r, "value")
@@ -107,8 +163,8 @@ def ours(
     if local.size:
         median = float(np.median(local))
         rng = rng_for(seed, "paper_comparison", "fig1")
-        low, high = median_interval(local, BOOTSTRAP_CONFIDENCE, BOOTSTRAP_RESAMPLES, rng)
-        values["fig1_median"] = [Ours("", median, low, high)]
+        low, high = median_interval(local, level, settings.resamples, rng)
+        values["fig1_median"] = [Ours("", median, low, high, sample=local)]
         # the grid size grows with |v|: the image of [low, high] (both negative at d = 50)
         grid = sorted(grid_size_log10(np.array([low, high])))
         values["fig1_grid_size"] = [Ours("", float(grid_size_log10(median)), *grid)]
@@ -121,22 +177,27 @@ def ours(
     main = {int(r["restarts"]): _float(r, "median") for r in fig3_best}
     for k in FIG3_PUBLISHED:
         if k in main:
-            spread = [main[k]] + [
-                _float(r, "median") for r in fig3_others if int(r["restarts"]) == k
-            ]
-            low, high = np.quantile(spread, [(1 - SPREAD) / 2, (1 + SPREAD) / 2])
+            paths = np.array(
+                [main[k]] + [_float(r, "median") for r in fig3_others if int(r["restarts"]) == k]
+            )
             values[f"fig3_best_of_{k}"] = [
-                Ours("", main[k], float(low), float(high), extra={"paths": len(spread)})
+                Ours("", main[k], float(paths.min()), float(paths.max()), sample=paths)
             ]
-    for r in distribution:
-        key = f"draws:{r['case']}:{r['procedure']}:{r['component']}"
-        share = float(r["share_near_paper"]) if r["share_near_paper"] != "" else math.nan
-        values[key] = [
-            Ours("", _float(r, "median"), _float(r, "low"), _float(r, "high"), share=share)
-        ]
-        if r["component"] == "1":
-            inside = _float(r, "share_in_subdifferential")
-            values[f"share:inside:{r['case']}:{r['procedure']}"] = [Ours(share=inside)]
+    for name, rows in draws.items():
+        case, _, procedure = name.rpartition("_")
+        parts = distribution(case, procedure, rows, level)  # a row per component
+        sample = np.array([[_float(r, f"grad_{c['component']}") for c in parts] for r in rows])
+        share = math.nan if parts[0]["share_near_paper"] == "" else parts[0]["share_near_paper"]
+        key = f"draws:{case}:{procedure}"
+        summary = [Ours("", c["median"], c["low"], c["high"], share=share) for c in parts]
+        if len(parts) == 1:
+            values[key] = [dataclasses.replace(summary[0], sample=sample)]
+        else:
+            values[key] = [Ours(share=share, sample=sample)]
+            for c, component in zip(parts, summary, strict=True):
+                values[f"{key}:{c['component']}"] = [component]
+        inside = parts[0]["share_in_subdifferential"]
+        values[f"share:inside:{case}:{procedure}"] = [Ours(share=inside)]
     for procedure in PROCEDURES:
         pair = draws.get(f"l1_n10_{procedure}"), draws.get(f"l1_n5_{procedure}")
         if all(pair):
@@ -147,44 +208,69 @@ def ours(
 
 def _slope(rows: list[dict[str, str]], axis: str, sigma: str) -> Ours:
     """The least-squares slope of log E in log `axis` at one noise level, with its standard
-    error."""
+    error (lack of fit: the estimates are deterministic)."""
     from scipy import stats
 
     x = np.log([_float(r, axis) for r in rows if r["sigma"] == sigma])
     y = np.log([_float(r, "estimate") for r in rows if r["sigma"] == sigma])
     fit = stats.linregress(x, y)
-    return Ours(f"sigma = {sigma}", float(fit.slope), std_error=float(fit.stderr))
+    return Ours(f"sigma = {sigma}", float(fit.slope), lack_of_fit=float(fit.stderr))
 
 
-def verdict(claim: Claim, mine: Ours) -> tuple[str, float, float]:
-    """The verdict of a claim against our value, and the interval of values that agree."""
+def judge(claim: Claim, mine: Ours, alpha: float, rng: np.random.Generator) -> Judgement:
+    """The verdict of a claim against our value by its rule (the module docstring).
+
+    Args:
+        claim: the paper's number. mine: ours. alpha: `false_disagreement`.
+        rng: the stream of the rounding error given to our draws (ranks, densities).
+    """
     if claim.rule == "share":
         ok = not math.isnan(mine.share)
-        return (f"{mine.share:.0%} of draws" if ok else "missing"), math.nan, math.nan
-    if math.isnan(mine.value):
-        return "missing", claim.low, claim.high
-    if claim.rule == "interval":
-        return ("match" if claim.low <= mine.value <= claim.high else "miss"), claim.low, claim.high
+        return Judgement(f"{mine.share:.0%} of draws" if ok else "missing")
+    if math.isnan(mine.value) and mine.sample is None:
+        return Judgement("missing", claim.low, claim.high)
+    if not claim.decides:
+        return Judgement(INFORMATION)
+    if claim.rule == "words":
+        return Judgement("match" if claim.low <= mine.value <= claim.high else "miss",
+                         claim.low, claim.high)  # fmt: skip
+    assert mine.sample is not None, claim.key
+    value, rounding = claim.values(), claim.half_units()
+    low = high = math.nan
     if claim.rule == "medians":
-        reach = math.sqrt(2) * (mine.high - mine.low) / 2
-        low, high = mine.value - reach, mine.value + reach
-    else:  # "paths", "draws": the paper's is one more of ours
-        low, high = mine.low, mine.high
-    assert claim.value is not None
-    return ("consistent" if low <= claim.value <= high else "inconsistent"), low, high
+        assert claim.count is not None, claim.key
+        p = median_p_value(mine.sample, value[0], claim.count, rounding[0])
+        low, high = median_agreement(mine.sample, claim.count, rounding[0], alpha)
+    elif claim.rule == "paths":
+        p = rank_p_value(mine.sample, value[0], rounding[0], rng)
+        low, high = rank_agreement(mine.sample, alpha)
+        if math.isinf(low):
+            return Judgement(
+                f"undecided: {len(mine.sample)} paths cannot reach {alpha:g}", p_value=p
+            )
+    else:  # "draws"
+        p = density_p_value(mine.sample, np.array(value), np.array(rounding), rng)
+    return Judgement("inconsistent" if p <= alpha else "consistent", low, high, p)
 
 
-def compare(values: dict[str, list[Ours]], comparable: dict[str, bool]) -> list[dict[str, Any]]:
+def compare(
+    values: dict[str, list[Ours]],
+    comparable: dict[str, bool],
+    settings: PaperComparisonSettings,
+    seed: int,
+) -> list[dict[str, Any]]:
     """The table: one row per claim and place, with its verdict (the module docstring).
 
     Args:
         values: `ours(...)`. comparable: per config section, whether the run is the paper's
-            scale (`comparable_sections`).
+            scale (`comparable_sections`). settings: the section. seed: the base seed (each
+            claim's rounding errors have their own stream).
     """
     rows = []
     for claim in CLAIMS:
         for mine in values.get(claim.key, [Ours()]):
-            found, low, high = verdict(claim, mine)
+            rng = rng_for(seed, "paper_comparison", claim.key, mine.at)
+            found = judge(claim, mine, settings.false_disagreement, rng)
             rows.append(
                 {
                     "figure": claim.figure,
@@ -195,11 +281,12 @@ def compare(values: dict[str, list[Ours]], comparable: dict[str, bool]) -> list[
                     "ours": mine.value,
                     "ours_low": mine.low,
                     "ours_high": mine.high,
-                    "low": low,
-                    "high": high,
-                    "verdict": found if comparable[claim.figure] else NOT_COMPARABLE,
+                    "low": found.low,
+                    "high": found.high,
+                    "p_value": found.p_value,
+                    "verdict": found.verdict if comparable[claim.figure] else NOT_COMPARABLE,
                     "rule": claim.rule,
-                    "std_error": mine.std_error,
+                    "lack_of_fit": mine.lack_of_fit,
                     "share": mine.share,
                     "note": claim.note,
                 }

@@ -24,6 +24,7 @@ from localbo.pipeline.gradient_estimation import (
 )
 from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.method_comparison import MethodComparisonSettings
+from localbo.pipeline.paper_comparison import PaperComparisonSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
 from localbo.pipeline.resources import CostModel
@@ -54,6 +55,7 @@ class PipelineSettings:
     rbf_error: RBFErrorSettings = field(default_factory=RBFErrorSettings)
     landscape: LandscapeSettings = field(default_factory=LandscapeSettings)
     method_comparison: MethodComparisonSettings = field(default_factory=MethodComparisonSettings)
+    paper_comparison: PaperComparisonSettings = field(default_factory=PaperComparisonSettings)
 
     def check(self) -> list[str]:
         """Every semantic problem, as 'dotted.key: message' strings."""
@@ -62,7 +64,7 @@ class PipelineSettings:
         errors += self.gradient_estimation.check()
         errors += self.rates.check()
         errors += self.landscape_jobs().check()
-        return errors + self.method_comparison.check()
+        return errors + self.method_comparison.check() + self.paper_comparison.check()
 
     def fig1_jobs(self) -> Fig1Jobs:
         return Fig1Jobs(self.seed, self.fig1)
