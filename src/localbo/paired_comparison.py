@@ -1,15 +1,22 @@
 """Two methods compared on the same sample paths: paired differences and their statistics.
 
 For a method against a baseline, the differences d_i = f_method(path i) - f_baseline(path i) over
-the paths both ran (negative: the method ends lower, better):
+the paths both ran (negative: the method ends lower, better). A difference within a practical
+tolerance (a converged run's resolution, not a statistical statement) is a tie, and counts as
+zero in every statistic: two runs that end at the same minimum up to the optimizer's last digits
+neither win nor lose, and do not decide a test. Then:
 
-- the median difference with a bootstrap interval (`scipy.stats.bootstrap`, percentile method,
-  the paths resampled, a seeded generator so a table is deterministic);
-- wins, ties and losses, a tie being |d_i| <= a practical tolerance (a converged run's
-  resolution, not a statistical statement);
-- the Wilcoxon signed-rank test of a zero median (`scipy.stats.wilcoxon`, two-sided; exact zero
-  differences dropped, zero_method "wilcox"), and Holm's step-down correction of a family of its
-  p-values.
+- wins, ties and losses;
+- the median difference, with its percentile bootstrap interval (`scipy.stats.bootstrap`, the
+  paths resampled, a seeded generator so a table is deterministic), each end rounded to the
+  decade of its Monte Carlo standard error;
+- the Hodges-Lehmann estimate, the median of the Walsh averages (d_i + d_j) / 2, i <= j: the
+  shift the signed-rank test estimates, which reads the decided paths where the median of
+  differences, with many ties, is zero;
+- the Wilcoxon signed-rank test of a zero median (`scipy.stats.wilcoxon`, two-sided) on the
+  decided paths, the ties dropped (zero_method "wilcox"): under the null the decided differences
+  are symmetric about zero whatever the number of ties, so the test conditions on them, exact
+  for up to 50 pairs; and Holm's step-down correction of a family of its p-values.
 """
 
 from __future__ import annotations
@@ -19,24 +26,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-ZERO_METHOD = "wilcox"  # exact zero differences are dropped before ranking
+ZERO_METHOD = "wilcox"  # ties (zeroed differences) are dropped before ranking
 
 
 @dataclass(frozen=True)
 class PairedSummary:
-    """What a table row says of one method against the baseline.
+    """What a table row says of one method against the baseline (ties counted as zero).
 
     Attributes:
         paths: paths both ran. median: median difference (method - baseline).
-        low, high: its bootstrap interval. wins, ties, losses: paths where the method ends lower
-            by more than the tolerance, within it, higher by more. p_value: Wilcoxon's (NaN when
-            every difference is zero).
+        low, high: its bootstrap interval. hodges_lehmann: the Hodges-Lehmann estimate.
+        wins, ties, losses: paths where the method ends lower by more than the tolerance,
+            within it, higher by more. p_value: Wilcoxon's on the decided paths (NaN when
+            every path is a tie).
     """
 
     paths: int
     median: float
     low: float
     high: float
+    hodges_lehmann: float
     wins: int
     ties: int
     losses: int
@@ -46,7 +55,8 @@ class PairedSummary:
 def median_interval(
     x: np.ndarray, confidence: float, resamples: int, rng: np.random.Generator
 ) -> tuple[float, float]:
-    """The percentile bootstrap interval of the median of x (n,).
+    """The percentile bootstrap interval of the median of x (n,), each end rounded to the
+    decade of its Monte Carlo standard error (`monte_carlo_error`, `to_precision`).
 
     Example:
         >>> median_interval(np.array([0.0, 1.0]), 0.95, 9999, np.random.default_rng(0))
@@ -65,21 +75,70 @@ def median_interval(
         vectorized=True,
         rng=rng,
     )
-    return float(result.confidence_interval.low), float(result.confidence_interval.high)
+    ends = result.confidence_interval.low, result.confidence_interval.high
+    quantiles = (1 - confidence) / 2, (1 + confidence) / 2
+    return tuple(  # type: ignore[return-value]
+        to_precision(float(end), monte_carlo_error(result.bootstrap_distribution, q))
+        for end, q in zip(ends, quantiles, strict=True)
+    )
+
+
+MONTE_CARLO_BATCHES = 10
+
+
+def monte_carlo_error(resampled: np.ndarray, q: float) -> float:
+    """The Monte Carlo standard error of the q-quantile of the bootstrap statistics `resampled`
+    (B,), by batch means: the spread of the quantile over `MONTE_CARLO_BATCHES` batches of the
+    resamples, divided by the square root of their number. A median's resampled values take a
+    few values with large atoms, so a window of order statistics around rank B q can hold one
+    value alone while another seed's quantile lands on the next; the batches see the jumps.
+
+    Example:
+        >>> monte_carlo_error(np.zeros(100), 0.5)
+        0.0
+    """
+    batches = np.array_split(resampled, MONTE_CARLO_BATCHES)
+    quantiles = [np.quantile(batch, q) for batch in batches]
+    return float(np.std(quantiles, ddof=1) / np.sqrt(MONTE_CARLO_BATCHES))
+
+
+def to_precision(value: float, error: float) -> float:
+    """`value` rounded to the decade of its standard error (kept whole when the error is 0).
+
+    Example:
+        >>> to_precision(0.123456, 0.0037), to_precision(-12.91834, 0.042), to_precision(0.5, 0.0)
+        (0.123, -12.92, 0.5)
+    """
+    if error <= 0:
+        return value
+    return round(value, -math.floor(math.log10(error)))
+
+
+def hodges_lehmann(x: np.ndarray) -> float:
+    """The median of the Walsh averages (x_i + x_j) / 2, i <= j, of x (n,).
+
+    Example:
+        >>> hodges_lehmann(np.array([0.0, 1.0, 5.0]))  # 0, 0.5, 2.5, 1, 3, 5
+        1.75
+    """
+    i, j = np.triu_indices(len(x))
+    return float(np.median((x[i] + x[j]) / 2))
 
 
 def wilcoxon_p(differences: np.ndarray) -> float:
-    """Two-sided Wilcoxon signed-rank p-value of a zero median (NaN if every difference is 0).
+    """Two-sided Wilcoxon signed-rank p-value of a zero median, zeros dropped first (NaN if
+    every difference is 0); exact for up to 50 nonzero differences without ties.
 
     Example:
         >>> wilcoxon_p(np.array([1.0, 2.0, 3.0, 4.0, 5.0]))  # exact: 2 / 2^5
         0.0625
     """
-    if not np.any(differences):
+    decided = differences[differences != 0]
+    if not decided.size:
         return math.nan
     from scipy import stats
 
-    return float(stats.wilcoxon(differences, zero_method=ZERO_METHOD).pvalue)
+    return float(stats.wilcoxon(decided, zero_method=ZERO_METHOD).pvalue)
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -98,6 +157,11 @@ def holm(p_values: list[float]) -> list[float]:
     return adjusted
 
 
+def ties_as_zero(differences: np.ndarray, tolerance: float) -> np.ndarray:
+    """The differences (n,) with every one within the tolerance set to zero."""
+    return np.where(np.abs(differences) <= tolerance, 0.0, differences)
+
+
 def paired_summary(
     differences: np.ndarray,
     tolerance: float,
@@ -105,15 +169,18 @@ def paired_summary(
     resamples: int,
     rng: np.random.Generator,
 ) -> PairedSummary:
-    """The row of one method against the baseline from its paired differences (n,)."""
-    low, high = median_interval(differences, confidence, resamples, rng)
+    """The row of one method against the baseline from its paired differences (n,), a
+    difference within `tolerance` counted as zero."""
+    d = ties_as_zero(differences, tolerance)
+    low, high = median_interval(d, confidence, resamples, rng)
     return PairedSummary(
-        paths=len(differences),
-        median=float(np.median(differences)),
+        paths=len(d),
+        median=float(np.median(d)),
         low=low,
         high=high,
-        wins=int(np.sum(differences < -tolerance)),
-        ties=int(np.sum(np.abs(differences) <= tolerance)),
-        losses=int(np.sum(differences > tolerance)),
-        p_value=wilcoxon_p(differences),
+        hodges_lehmann=hodges_lehmann(d),
+        wins=int(np.sum(d < 0)),
+        ties=int(np.sum(d == 0)),
+        losses=int(np.sum(d > 0)),
+        p_value=wilcoxon_p(d),
     )

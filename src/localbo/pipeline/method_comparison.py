@@ -6,8 +6,10 @@ level where both ran at the same budget, and every pair of `pairs` (a variant ag
 e.g. MPD as its authors' code runs it against ours) wherever both ran: the paired differences
 of each quantity the table has for both (the returned point's value; TuRBO-1's first region and
 MPD's best observation as rows of their own against the baseline's value) and their statistics
-(`localbo.paired_comparison`), Holm's correction over the whole table. A method whose class is
-an oracle (the exact-gradient search) is marked so.
+(`localbo.paired_comparison`: ties count as zero). Holm's correction runs within a family: one
+method's quantity against one baseline at one noise level, across d. A row of fewer than
+`small_pairs` paths is flagged small. A method whose class is an oracle (the exact-gradient
+search) is marked so.
 """
 
 from __future__ import annotations
@@ -24,13 +26,17 @@ if TYPE_CHECKING:  # the Snakefile reads the settings: it need not import pandas
 # a Fig. 1 table's columns compared, each with the name of its rows
 QUANTITIES = {
     "value": "returned point",
-    "first_region_value": "first region",
+    "first_region_value": "first trust region",
     "best_observation_value": "best observation",
 }
 SUMMARY_COLUMNS = [
-    "sigma", "d", "method", "label", "against", "quantity", "oracle", "paths",
-    "median_difference", "low", "high", "wins", "ties", "losses", "wilcoxon_p", "holm_p",
+    "sigma", "d", "method", "label", "against", "quantity", "oracle", "paths", "small",
+    "median_difference", "low", "high", "hodges_lehmann", "wins", "ties", "losses",
+    "wilcoxon_p", "holm_p",
 ]  # fmt: skip
+# the rows one Holm correction adjusts together: one method's quantity against one baseline at
+# one noise level, across d
+FAMILY = ("method", "against", "quantity", "sigma")
 DIFFERENCE_COLUMNS = ["sigma", "d", "method", "against", "quantity", "path", "difference"]
 
 
@@ -40,20 +46,31 @@ class MethodComparisonSettings:
 
     Attributes:
         baseline: the method every other is compared with.
-        tie_tolerance: |difference| up to this is a tie (a converged run's resolution).
+        tie_tolerance: |difference| up to this is a tie (a converged run's resolution), counted
+            as zero.
         confidence: of the bootstrap interval of the median difference.
         resamples: bootstrap resamples.
+        small_pairs: a row of fewer paths than this is flagged small.
         pairs: method -> the method it is compared with instead (both at its own budget).
+        labels: the names in tables and figures of the variants `pairs` names, which may come
+            from another config than the one that compares them (the gallery's MPD pair).
     """
 
     baseline: str = "local_bo"
     tie_tolerance: float = 1e-3
     confidence: float = 0.95
     resamples: int = 9999
+    small_pairs: int = 20
     pairs: dict[str, str] = field(default_factory=lambda: {"mpd_reference": "mpd_short"})
+    labels: dict[str, str] = field(
+        default_factory=lambda: {
+            "mpd_reference": "MPD, the reference code's choices",
+            "mpd_short": "MPD, our choices",
+        }
+    )
 
     def as_config(self) -> dict[str, Any]:
-        return {**self.__dict__, "pairs": dict(self.pairs)}
+        return {**self.__dict__, "pairs": dict(self.pairs), "labels": dict(self.labels)}
 
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
@@ -128,9 +145,11 @@ def compare(
                     "quantity": QUANTITIES[quantity],
                     "oracle": bool(about.get("oracle", False)),
                     "paths": stats.paths,
+                    "small": stats.paths < settings.small_pairs,
                     "median_difference": stats.median,
                     "low": stats.low,
                     "high": stats.high,
+                    "hodges_lehmann": stats.hodges_lehmann,
                     "wins": stats.wins,
                     "ties": stats.ties,
                     "losses": stats.losses,
@@ -149,8 +168,12 @@ def compare(
                 }
                 for path, value in zip(paths, diff, strict=True)
             ]
-    for row, adjusted in zip(summary, holm([r["wilcoxon_p"] for r in summary]), strict=True):
-        row["holm_p"] = adjusted
+    families: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    for row in summary:
+        families.setdefault(tuple(row[k] for k in FAMILY), []).append(row)
+    for family in families.values():
+        for row, adjusted in zip(family, holm([r["wilcoxon_p"] for r in family]), strict=True):
+            row["holm_p"] = adjusted
     summary.sort(key=lambda r: (r["sigma"], r["against"], r["method"], r["quantity"], r["d"]))
     return summary, differences
 
@@ -158,21 +181,33 @@ def compare(
 def statistics_note(settings: MethodComparisonSettings) -> str:
     """How the table's statistics are made, for its caption and the figure."""
     return (
-        f"median of the paired differences with a {settings.confidence:.0%} percentile "
-        f"bootstrap interval ({settings.resamples} resamples); ties within "
-        f"{settings.tie_tolerance:g}; Wilcoxon signed-rank (zero_method {ZERO_METHOD}), Holm's "
-        "correction over the table"
+        f"ties: differences within {settings.tie_tolerance:g}, counted as zero; median of the "
+        f"paired differences with a {settings.confidence:.0%} percentile bootstrap interval "
+        f"({settings.resamples} resamples); Hodges-Lehmann estimate; Wilcoxon signed-rank on "
+        f"the decided paths (zero_method {ZERO_METHOD}), Holm's correction across d; rows of "
+        f"fewer than {settings.small_pairs} paths flagged small"
     )
 
 
-def method_params(fig1_jobs: Any) -> dict[str, dict[str, Any]]:
-    """Each method the Fig. 1 config names: its label, budget and whether it is an oracle."""
+def method_params(fig1_jobs: Any, settings: MethodComparisonSettings) -> dict[str, dict[str, Any]]:
+    """Each method the Fig. 1 config names, and each variant the section labels: its label,
+    budget (None: not this config's), whether it is an oracle, what it returns as figures name
+    it, and its colour (`Fig1Jobs.colors`; a variant of another config has none)."""
     fig1 = fig1_jobs.settings
-    return {
+    colors, returned = fig1_jobs.colors(), fig1_jobs.returned()
+    methods = {
         name: {
-            "label": m.jobs.label or m.optimizer.label,
+            "label": settings.labels.get(name) or m.jobs.label or m.optimizer.label,
             "budget": fig1.budget_of(name),
             "oracle": bool(m.optimizer.oracle),
+            "returned": returned[name],
+            "color": colors[name],
         }
         for name, m in fig1.methods.methods.items()
     }
+    for name, label in settings.labels.items():
+        methods.setdefault(
+            name,
+            {"label": label, "budget": None, "oracle": False, "returned": None, "color": None},
+        )
+    return methods
