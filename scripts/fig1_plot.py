@@ -11,5 +11,7 @@ with snakemake_job(snakemake):  # noqa: F821
 
     smk = snakemake  # noqa: F821
     table, params = pd.read_csv(smk.input[0]), smk.params
-    fig = local_solutions_figure(table, params.labels, params.layout, params.local_bo)
+    fig = local_solutions_figure(
+        table, params.labels, params.layout, params.local_bo, params.colors
+    )
     save_figure(fig, smk.output.pdf, smk.output.png)

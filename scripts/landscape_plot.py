@@ -16,7 +16,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import matplotlib.pyplot as plt
     import pandas as pd
 
-    from localbo.plotting import boxes, palette, save_figure, set_style
+    from localbo.colors import NOT_A_METHOD
+    from localbo.plotting import boxes, save_figure, set_style
 
     smk = snakemake  # noqa: F821
     labels = smk.params.labels
@@ -27,8 +28,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     dims = sorted(population["d"].unique())
     names = list(labels)
     ticks = {m: textwrap.fill(labels[m], 14) for m in names}  # the names, wrapped, on the axes
-    # blue, green and vermilion: apart in hue and in lightness, from the grey of the minima
-    colors = dict(zip(names, [p for k, p in enumerate(palette()) if k in (0, 2, 3)], strict=False))
+    # each Fig. 1 method in its colour of every figure; local BO's step rule with the exact
+    # gradient, no Fig. 1 method, in the colour no method has; the population of minima in grey
+    colors = {m: smk.params.colors.get(m, NOT_A_METHOD) for m in names}
     fig, axes = plt.subplots(
         3, len(dims), figsize=(3.4 * len(dims), 9.0), layout="constrained", squeeze=False
     )

@@ -66,6 +66,8 @@ class Optimizer(ABC):
 
     name: ClassVar[str]
     label: ClassVar[str]  # the name in figures (default: the name with spaces)
+    # what `minimize` returns, as figures name it (TuRBO-1's overall best, MPD's final iterate)
+    returned: ClassVar[str] = "returned point"
     Settings: ClassVar[type[Any]] = NoSettings
     # how Fig. 1 runs the method when its config section does not say
     default_noise_levels: ClassVar[tuple[float, ...]] = (0.0,)

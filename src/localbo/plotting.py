@@ -23,14 +23,10 @@ import numpy as np
 from cycler import cycler
 from matplotlib.ticker import NullFormatter
 
+from localbo.colors import COLORS
 from localbo.io import atomic_path
 from localbo.panels import PANEL_AXES
 
-# seaborn's "colorblind" palette
-COLORS = (
-    "#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc",
-    "#ca9161", "#fbafe4", "#949494", "#ece133", "#56b4e9",
-)  # fmt: skip
 INK = "0.15"  # text, axes and ticks
 # seaborn.set_theme(context="paper", style="ticks", font_scale=1.1), with a faint grid
 STYLE = {
@@ -106,10 +102,12 @@ def boxes(
     color: object,
     width: float = 0.6,
     label: str | None = None,
+    hatch: str | None = None,
 ) -> None:
     """Box plots of `groups` at x = `positions` in one colour: quartile boxes, a median line,
     whiskers to the furthest point within 1.5 IQR, small fliers beyond (seaborn's look, drawn
-    by matplotlib itself; an empty group is skipped). `label` names the colour in a legend."""
+    by matplotlib itself; an empty group is skipped). `label` names the colour in a legend;
+    `hatch` marks a method's second quantity (TuRBO-1's first region) in its colour."""
     drawn = [(group, x) for group, x in zip(groups, positions, strict=True) if len(group)]
     if not drawn:
         return
@@ -121,7 +119,7 @@ def boxes(
         orientation="vertical",
         patch_artist=True,
         manage_ticks=False,
-        boxprops={"facecolor": color, "edgecolor": "0.25", "linewidth": 0.8},
+        boxprops={"facecolor": color, "edgecolor": "0.25", "linewidth": 0.8, "hatch": hatch},
         medianprops=line,
         whiskerprops=line,
         capprops=line,

@@ -88,6 +88,7 @@ rule fig1_plot:
         "../../envs/localbo.yaml"
     params:
         labels=FIG1.labels(),
+        colors=FIG1.colors(),
         layout=SETTINGS.fig1.layout,
         local_bo=LocalBO.name,
     script:

@@ -80,6 +80,7 @@ rule landscape_plot:
         "../../envs/localbo.yaml"
     params:
         labels=LANDSCAPE.labels(),
+        colors=SETTINGS.fig1_jobs().colors(),
     script:
         "../../scripts/landscape_plot.py"
 

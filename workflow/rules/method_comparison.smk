@@ -1,7 +1,13 @@
 # The methods of Fig. 1 compared path by path (beyond the paper): paired differences with local
 # BO and between variants, their statistics, and the figure, from Fig. 1's table alone (in a
 # redraw, the gallery's).
-from localbo.pipeline.method_comparison import method_params
+from localbo.pipeline.method_comparison import (
+    QUANTITIES,
+    method_params,
+    statistics_note,
+)
+
+METHODS = method_params(SETTINGS.fig1_jobs(), SETTINGS.method_comparison)
 
 # It reads Fig. 1's table: the rules files it uses come first, whatever the order the
 # Snakefile includes rules files in.
@@ -30,7 +36,7 @@ rule method_comparison_table:
     params:
         seed=SETTINGS.seed,
         settings=as_config(SETTINGS.method_comparison),
-        methods=method_params(SETTINGS.fig1_jobs()),
+        methods=METHODS,
     script:
         "../../scripts/method_comparison_table.py"
 
@@ -53,7 +59,10 @@ rule method_comparison_plot:
         "../../envs/localbo.yaml"
     params:
         baseline=SETTINGS.method_comparison.baseline,
-        labels=SETTINGS.fig1_jobs().labels(),
+        methods=METHODS,
+        quantities=list(QUANTITIES.values()),
+        confidence=SETTINGS.method_comparison.confidence,
+        note=statistics_note(SETTINGS.method_comparison),
     script:
         "../../scripts/method_comparison_plot.py"
 

@@ -351,6 +351,7 @@ class MPD(FunctionOptimizer):
 
     name = "mpd"
     label = "MPD"
+    returned = "final iterate"
     # NaN compares false with any bound: refused
     invalid_settings = ({"restarts": 0}, {"min_noise_var": float("nan")})
     Settings = MPDSettings

@@ -274,6 +274,7 @@ class TuRBO(FunctionOptimizer):
 
     name = "turbo"
     label = "TuRBO-1"
+    returned = "overall best"
     invalid_settings = ({"candidates": 0}, {"improvement": float("nan")})
     Settings = TuRBOSettings
     function = staticmethod(turbo)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from localbo.colors import method_colors
 from localbo.methods.local_bo import LocalBO, LocalBOSettings
 from localbo.optimizers import Optimizer, optimizer_class
 from localbo.pipeline.files import path_chunks, sigma_label
@@ -345,6 +346,15 @@ class Fig1Jobs:
         if len(set(budgets.values())) == 1:
             return labels
         return {name: f"{label} ({budgets[name]} evaluations)" for name, label in labels.items()}
+
+    def colors(self) -> dict[str, str]:
+        """Each method's colour in every figure, by its place among the config's methods
+        (drawn or not)."""
+        return method_colors(list(self.settings.methods.methods))
+
+    def returned(self) -> dict[str, str]:
+        """What each method returns, as figures name it (`Optimizer.returned`)."""
+        return {name: m.optimizer.returned for name, m in self.settings.methods.methods.items()}
 
     def path_mb(self, d: int) -> float:
         """Memory of one sample path in d: M x (d + 2) floats."""
