@@ -18,7 +18,9 @@ from localbo.gallery.add import (
 from localbo.gallery.parts import made_by, run_key
 from localbo.gallery.provenance import ModifiedTree, figure_of_rule, same_software, software
 from localbo.io import load_csv, load_json, save_json
+from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.job_cpu import RESUMED_RULE, RESUMED_SUMMARIES
+from localbo.pipeline.settings import load_settings, merged_config
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -235,7 +237,7 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     assert tuple(counts) == (1, 0, 1)
     differences = last["fig1"]["largest_value_difference"]
     assert differences == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
-    assert set(last["software"]) == {"python", "numpy", "scipy", "blas"}
+    assert set(last["software"]) == {"python", "numpy", "scipy", "blas", "cpu"}
 
 
 def test_a_part_that_fails_while_its_files_are_written_leaves_the_gallery_as_it_was(
@@ -314,10 +316,66 @@ def test_every_gallery_file_belongs_to_the_figure_whose_rules_name_it():
     assert figure("results/fig1/other.csv") is None
 
 
+def fig3_run(run: Path, paths: dict[int, float], main: float) -> Path:
+    """A run directory with Fig. 3's tables: each other path's curve at k = 1, 2 (median, then
+    median - 0.5) and the main path's, and its figure."""
+    fig3 = run / "results" / "fig3"
+    fig3.mkdir(parents=True)
+    rows = [(p, k, m - 0.5 * (k - 1)) for p, m in paths.items() for k in (1, 2)]
+    (fig3 / "other_paths.csv").write_text(
+        "path,restarts,median\n" + "".join(f"{p},{k},{m!r}\n" for p, k, m in rows)
+    )
+    (fig3 / "best_after_restarts.csv").write_text(
+        f"restarts,median\n1,{main!r}\n2,{main - 0.5!r}\n"
+    )
+    (fig3 / "restarts.csv").write_text("run,value\n0,-1.0\n")
+    (run / "figures").mkdir()
+    (run / "figures" / "fig3_restarts.png").write_bytes(b"png " + run.name.encode())
+    return run
+
+
+def test_more_fig3_paths_join_the_gallerys_and_its_main_path_stays(tmp_path, code):
+    """A run of more paths adds the paths the gallery lacks and keeps the rest; a curve that
+    comes back otherwise is recorded with other software and refused with the gallery's."""
+    gallery, config = tmp_path / "gallery", [REPO / "config" / "config.yaml"]
+    add(fig3_run(tmp_path / "first", {1: -18.0, 2: -17.5}, -18.2), gallery, config, code)
+    before = files_of(gallery)
+    more = fig3_run(tmp_path / "more", {1: -18.0, 2: -17.5 + 1e-6, 3: -18.4}, -18.2 - 2e-6)
+    with pytest.raises(ValueError, match="path 2, main path came back different"):
+        add(more, gallery, config, code)  # the same software: it must come back byte for byte
+    assert files_of(gallery) == before
+    provenance = load_json(gallery / "provenance.json")
+    del provenance["runs"]["run1"]["software"]  # a part that predates the record
+    save_json(gallery / "provenance.json", provenance)
+    add(more, gallery, config, code)
+    others = load_csv(gallery / "fig3-other_paths.csv")
+    assert [(r["path"], r["restarts"], r["median"]) for r in others] == [
+        ("1", "1", "-18.0"), ("1", "2", "-18.5"), ("2", "1", "-17.5"), ("2", "2", "-18.0"),
+        ("3", "1", "-18.4"), ("3", "2", "-18.9"),
+    ]  # fmt: skip
+    for kept in ("fig3-best_after_restarts.csv", "fig3-restarts.csv", "fig3_restarts.png"):
+        assert (gallery / kept).read_bytes() == before[kept]
+    provenance = load_json(gallery / "provenance.json")
+    assert provenance["figures"]["fig3"]["runs"] == ["run1", "run2"]
+    part = provenance["runs"]["run2"]["fig3"]
+    assert part["paths_added"] == [3] and part["paths_reproduced"] == 1
+    assert part["largest_median_difference"] == {
+        "path 2": pytest.approx(1e-6),
+        "main path": pytest.approx(2e-6),
+    }
+    with pytest.raises(ValueError, match=r"adds no Fig\. 3 path"):
+        add(more, gallery, config, code)
+
+
 def test_panels_follow_the_configs_then_the_table():
-    labels = method_labels([REPO / "config" / "config.yaml"], {"mpd", "local_bo", "gp_ucb"})
-    assert list(labels) == ["local_bo", "gp_ucb", "mpd"]
+    labels, colors = method_labels(
+        [REPO / "config" / "config.yaml"], {"mpd", "local_bo", "gp_ucb", "exact_gradient"}
+    )
+    assert list(labels) == ["local_bo", "gp_ucb", "mpd", "exact_gradient"]
     assert labels["gp_ucb"] == "GP-UCB"
+    # every method keeps its colour of the paper config's figures, drawn here or not
+    paper = load_settings(merged_config([REPO / "config" / "config.yaml"])).fig1
+    assert colors == Fig1Jobs(0, paper).colors()
 
 
 def test_a_part_at_a_methods_new_settings_supersedes_its_runs(tmp_path, code):

@@ -23,6 +23,12 @@ only, so the parts' sum to the table's rows); the CPU-hours keep the replaced ru
 come back equal at the new settings are the part's all the same (`runs_renewed`, among its
 reproduced runs).
 
+Fig. 3's paths grow the same way: a run of more `fig3.other_paths` adds the paths the gallery
+lacks to its other-paths table and keeps the rest, its main path's tables among them; the
+gallery's figure is redrawn from its tables (`python -m localbo.gallery redraw`). The part
+records the paths it added, how many it reproduced to the character, and for the others (the
+main path among them) the largest difference of their curves.
+
 A run from a tree with uncommitted changes is refused; with `--code`, the commit is that of the
 checkout the run's jobs imported `localbo` from (a part run from a pinned worktree).
 """
@@ -32,12 +38,14 @@ from __future__ import annotations
 import math
 import re
 import shutil
+from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
+from localbo.colors import method_colors
 from localbo.gallery.parts import config_copy, renewed_runs
 from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
@@ -74,6 +82,10 @@ def figure_of_file(figure_of: dict[str, str], relative: Path) -> str | None:
 # Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
 RUN_TABLE = Path("results", "fig1", "local_solutions.csv")
 RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
+# Fig. 3's tables in a run directory (the fig3_table rule's outputs): each other path's curve,
+# and the main path's curve; its runs' table and figure are kept with them
+FIG3_OTHERS = Path("results", "fig3", "other_paths.csv")
+FIG3_MAIN = Path("results", "fig3", "best_after_restarts.csv")
 
 
 def merge_runs(
@@ -121,20 +133,24 @@ def merge_runs(
     return [rows[key] for key in sorted(rows)], columns, reproduced, superseded, differences
 
 
-def method_labels(configs: list[Path], methods: set[str]) -> dict[str, str]:
+def method_labels(configs: list[Path], methods: set[str]) -> tuple[dict[str, str], dict[str, str]]:
     """Each drawn method's label in panel order: the config files' (`Fig1Jobs.labels`, in the
     order of fig1.methods, config/config.yaml's, which every part shares; later files may add
     methods or leave some out), then any other method of the table that is registered by its
     name, in name order. A method the configs name but do not draw, or a variant they do not
-    name, is not drawn."""
+    name, is not drawn. And each method's colour: by its place among the configs' methods, the
+    registered others after them (`localbo.colors.method_colors`)."""
     fig1 = load_settings(merged_config(configs)).fig1
     labels = Fig1Jobs(0, fig1).labels()
+    others = []
     for method in sorted(methods - set(fig1.methods.methods)):
         try:
             labels[method] = optimizer_class(method).label
         except ValueError:  # a variant the configs do not name
             continue
-    return {m: label for m, label in labels.items() if m in methods}
+        others.append(method)
+    colors = method_colors([*fig1.methods.methods, *others])
+    return {m: label for m, label in labels.items() if m in methods}, colors
 
 
 def add_run(
@@ -204,6 +220,15 @@ def add_run(
             figures["fig1"] = {**held, "runs": [*held["runs"], name]}
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
+    if "fig3" in made and "fig3" in provenance["figures"]:
+        rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
+        if not record["fig3"]["paths_added"] and made.keys() == {"fig3"}:
+            raise ValueError(f"{run} adds no Fig. 3 path to {gallery}: its paths are there")
+        held = provenance["figures"]["fig3"]
+        figures["fig3"] = {**held, "runs": [*held["runs"], name]}
+        for path in made["fig3"]:
+            del writes[path]  # the gallery's main path and figure stay
+        writes[gallery / gallery_name(FIG3_OTHERS)] = (rows, list(rows[0]))
     runs = {**provenance["runs"], name: record}
     for figure, entry in figures.items():
         entry["cpu_hours"] = sum(
@@ -277,12 +302,59 @@ def _grow_fig1(
     return rows, columns, counts
 
 
+def _grow_fig3(
+    run: Path, gallery: Path, provenance: dict[str, Any], record: dict[str, Any]
+) -> tuple[list[dict[str, str]], dict[str, Any]]:
+    """The gallery's Fig. 3 other-paths table with the run's new paths added, and the part's
+    counts (the module docstring).
+
+    Raises:
+        ValueError: a curve the gallery holds comes back different with the gallery's
+            software.
+    """
+    held, new = load_csv(gallery / gallery_name(FIG3_OTHERS)), load_csv(run / FIG3_OTHERS)
+    differences = _largest_differences(held, new, lambda row: f"path {row['path']}")
+    main = load_csv(gallery / gallery_name(FIG3_MAIN)), load_csv(run / FIG3_MAIN)
+    differences.update(_largest_differences(*main, lambda row: "main path"))
+    parts = [provenance["runs"][r] for r in provenance["figures"]["fig3"]["runs"]]
+    if differences and all(same_software(p.get("software"), record["software"]) for p in parts):
+        raise ValueError(
+            f"with the gallery's software, the Fig. 3 curves of {', '.join(differences)} came "
+            "back different: the pipeline does not reproduce itself"
+        )
+    paths = {row["path"] for row in held}
+    added = [row for row in new if row["path"] not in paths]
+    rows = sorted(held + added, key=lambda r: (int(r["path"]), int(r["restarts"])))
+    again = paths & {row["path"] for row in new}
+    counts = {
+        "paths_added": sorted({int(row["path"]) for row in added}),
+        "paths_reproduced": len({f"path {p}" for p in again} - set(differences)),
+        "largest_median_difference": differences,
+    }
+    return rows, counts
+
+
+def _largest_differences(
+    held: list[dict[str, str]], new: list[dict[str, str]], curve: Callable[[dict[str, str]], str]
+) -> dict[str, float]:
+    """Per curve (`curve` of a row names it) that both tables hold and that differs anywhere:
+    the largest difference of its median over the rows of the same `restarts`."""
+    kept = {(curve(row), row["restarts"]): row["median"] for row in held}
+    largest: dict[str, float] = {}
+    for row in new:
+        key = (curve(row), row["restarts"])
+        if key in kept and kept[key] != row["median"]:
+            gap = abs(float(kept[key]) - float(row["median"]))
+            largest[key[0]] = max(largest.get(key[0], 0.0), gap)
+    return largest
+
+
 def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str, Any]) -> None:
-    """Stage every file beside its place (a run's file is copied; Fig. 1's table is written from
-    its rows, and its figure drawn from that table with the configs' labels), then rename them
-    into place, the provenance last."""
+    """Stage every file beside its place (a run's file is copied; a grown table is written from
+    its rows; Fig. 1's figure is drawn from its grown table with the configs' labels), then
+    rename them into place, the provenance last."""
     with ExitStack() as staged:
-        table = None
+        tables: dict[Path, Path] = {}  # a grown table's place -> where it is staged
         for target, what in writes.items():
             target.parent.mkdir(parents=True, exist_ok=True)
             path = staged.enter_context(atomic_path(target, suffix=target.suffix))
@@ -290,10 +362,11 @@ def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str,
                 shutil.copyfile(what, path)
             elif isinstance(what, tuple):
                 save_csv(path, *what)
-                table = pd.read_csv(path)
+                tables[target] = path
             else:
-                labels = method_labels(what, set(table["method"]))
+                table = pd.read_csv(tables[target.parent / gallery_name(RUN_TABLE)])
+                labels, colors = method_labels(what, set(table["method"]))
                 layout = load_settings(merged_config(what)).fig1.layout
-                figure = local_solutions_figure(table, labels, layout, LocalBO.name)
+                figure = local_solutions_figure(table, labels, layout, LocalBO.name, colors)
                 save_figure(figure, None, path)
         save_json(staged.enter_context(atomic_path(provenance_file, suffix=".json")), provenance)

@@ -3,7 +3,8 @@
 A run's record: the commit its jobs ran (a run from a tree with uncommitted changes is refused:
 its commit could not reproduce it), the config files it was given (their paths in the
 repository, else their copies' names) and their SHA-256, the date, the versions that decide the
-last digits (`software`: Python, numpy, scipy, the BLAS and its kernels), the installed version
+last digits (`software`: Python, numpy, scipy, the BLAS and its kernels, the CPU and the SIMD
+extensions numpy dispatches to), the installed version
 of every package the lock file pins (`packages`), and the CPU-hours of each rule and figure of
 the run directory (`localbo.pipeline.job_cpu`: the larger of a job's logged CPU and Snakemake's
 sampled benchmark).
@@ -60,19 +61,33 @@ def per_figure(rules: dict[str, dict[str, float]], rules_dir: Path) -> dict[str,
 def software() -> dict[str, str]:
     """The versions that decide the last digits of a run: Python, numpy, scipy and the BLAS
     (those of this process, normally the run's; two versions of numpy or OpenBLAS round the
-    sample paths and solves differently). The BLAS libraries are listed sorted: the order in which
-    numpy and scipy load theirs varies from process to process."""
+    sample paths and solves differently), and the CPU with the SIMD extensions numpy dispatches
+    its loops to (two CPUs with the same libraries and BLAS kernels can still part in the last
+    digits of a local-BO run). The BLAS libraries are listed sorted: the order in which numpy
+    and scipy load theirs varies from process to process."""
     blas = sorted(
         f"{lib['internal_api']} {lib.get('version')} ({lib.get('architecture')})"
         for lib in threadpool_info()
         if lib["user_api"] == "blas"
     )
+    simd = np.show_config(mode="dicts").get("SIMD Extensions", {}).get("found", [])
     return {
         "python": platform.python_version(),
         "numpy": np.__version__,
         "scipy": scipy.__version__,
         "blas": ", ".join(blas),
+        "cpu": f"{cpu_model()}; numpy SIMD {' '.join(simd) or 'none'}",
     }
+
+
+def cpu_model() -> str:
+    """The CPU's model name (Linux's /proc/cpuinfo; elsewhere what `platform` says)."""
+    cpuinfo = Path("/proc/cpuinfo")
+    if cpuinfo.exists():
+        for line in cpuinfo.read_text().splitlines():
+            if line.startswith("model name"):
+                return line.partition(":")[2].strip()
+    return platform.processor() or platform.machine()
 
 
 def same_software(a: dict[str, str] | None, b: dict[str, str] | None) -> bool:
