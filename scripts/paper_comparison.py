@@ -14,6 +14,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ours,
     )
     from localbo.pipeline.sections import build
+    from localbo.pipeline.sensitivity import causes
 
     smk = snakemake  # noqa: F821
     settings = build(PaperComparisonSettings, smk.params.settings, "paper_comparison")
@@ -26,7 +27,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         settings,
         smk.params.seed,
     )
-    table = compare(values, smk.params.comparable, settings, smk.params.seed)
+    study = causes(load_csv(smk.input.sensitivity))
+    table = compare(values, smk.params.comparable, settings, smk.params.seed, study)
     save_csv(smk.output[0], blank_nan(table), COLUMNS)
     for row in table:
         log.info(

@@ -17,6 +17,7 @@ from localbo.methods.local_bo import (
     batch_size,
     design_gradient_weights,
     local_bo,
+    noiseless_design,
     posterior_gradient_mean,
     run_noiseless_local_bo,
     run_noisy,
@@ -86,6 +87,27 @@ def test_noiseless_local_bo_finds_the_minimum_of_a_quadratic():
     assert res.gradient_norm < 1e-2
     assert res.value < 1e-4
     assert res.evaluations <= 2000 and res.evaluations % 4 == 0  # d + 1 per call
+
+
+@pytest.mark.parametrize(
+    ("minimizer", "options", "tolerance"),
+    [("lbfgs", {}, 1e-4), ("gradient", {"step": 0.5}, 1e-3)],
+)
+def test_the_other_step_rules_find_the_minimum_of_a_quadratic_within_budget(
+    minimizer, options, tolerance
+):
+    """The sensitivity study's L-BFGS and gradient steps take the same estimates as BFGS: on a
+    quadratic (eigenvalues 0.5-2, step 0.5 below 2 / L) both converge, d + 1 evaluations a
+    call, and stop at the budget when it is too small."""
+    f = Quadratic([0.4, -0.3, 0.2], [1.0, 2.0, 0.5])
+    design = noiseless_design(RBF(), 3, rng_for(11, "design"), LocalBOSettings())
+    res = run_noiseless_local_bo(f, RBF(), np.zeros(3), 2000, design, None, None,
+                                 minimizer, **options)  # fmt: skip
+    assert res.value < tolerance and res.info["stop"] == "converged"
+    assert res.evaluations <= 2000 and res.evaluations % 4 == 0
+    short = run_noiseless_local_bo(f, RBF(), np.zeros(3), 10, design, None, None,
+                                   minimizer, **options)  # fmt: skip
+    assert short.evaluations == 8 and short.info["stop"] == "budget"
 
 
 def test_noiseless_local_bo_reaches_a_stationary_point_of_a_sample_path():

@@ -17,9 +17,10 @@ from localbo.hyperparameters import FIT_STARTS
 from localbo.kernels import KERNELS
 from localbo.methods import builtin
 from localbo.methods.local_bo import BATCH_SCHEDULES, STEP_RULES, LocalBOSettings
+from localbo.methods.local_bo.noiseless import MINIMIZERS
 from localbo.optimizers import Optimizer
 from localbo.pipeline.fig1 import MethodJobs, method_defaults
-from localbo.pipeline.gradient_estimation import FITS
+from localbo.pipeline.gradient_estimation import FITS, PROCEDURES
 from localbo.pipeline.local_solutions_figure import LAYOUTS
 from localbo.pipeline.rates import SET_BY_RATES
 from localbo.pipeline.resources import (
@@ -31,6 +32,7 @@ from localbo.pipeline.resources import (
 )
 from localbo.pipeline.schema import schema_errors
 from localbo.pipeline.sections import ConfigError, as_config
+from localbo.pipeline.sensitivity import START_BOXES
 from localbo.pipeline.settings import default_config, load_settings
 from localbo.subdifferentials import TEST_FUNCTIONS
 
@@ -138,6 +140,10 @@ def test_every_schema_enum_is_its_registry_in_the_code():
             TEST_FUNCTIONS
         ),
         "gradient_estimation/properties/cases/additionalProperties/properties/fit": FITS,
+        "sensitivity/properties/fig3/properties/minimizer/items": tuple(MINIMIZERS),
+        "sensitivity/properties/fig3/properties/start_box/items": START_BOXES,
+        "sensitivity/properties/gradient_estimation/properties/design/items": PROCEDURES,
+        "sensitivity/properties/gradient_estimation/properties/fit_start/items": FIT_STARTS,
     }
     declared = {}
     for path in sorted(SCHEMA.parent.glob("*.schema.yaml")):

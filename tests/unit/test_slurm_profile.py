@@ -14,7 +14,7 @@ from localbo.gallery.provenance import figure_of_rule
 REPO = Path(__file__).resolve().parents[2]
 PROFILE = yaml.safe_load((REPO / "workflow" / "profiles" / "slurm" / "profile.yaml").read_text())
 # the jobs that keep an allocation each: they grow with the config (hours at paper scale)
-OWN_ALLOCATION = {"fig1_run", "error_function", "rbf_error_function"}
+OWN_ALLOCATION = {"fig1_run", "error_function", "rbf_error_function", "sensitivity_fig3"}
 
 
 def test_every_rule_but_the_long_ones_is_grouped_and_every_group_has_a_size():

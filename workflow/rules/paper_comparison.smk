@@ -4,7 +4,13 @@ from localbo.pipeline.paper_comparison import comparable_sections
 
 # It compares the figures' tables: the rules files it uses come first, whatever the order the
 # Snakefile includes rules files in.
-for uses in ("fig1.smk", "fig2.smk", "fig3.smk", "gradient_estimation.smk"):
+for uses in (
+    "fig1.smk",
+    "fig2.smk",
+    "fig3.smk",
+    "gradient_estimation.smk",
+    "sensitivity.smk",
+):
     if not included(uses):
 
         include: uses
@@ -17,6 +23,7 @@ rule paper_comparison:
         fig3=tables(rules.fig3_table.output.best),
         fig3_others=tables(rules.fig3_table.output.other_paths),
         draws=tables(GE.draw_files(rules.gradient_estimation_draws.output[0])),
+        sensitivity=tables(rules.sensitivity_table.output.table),
     output:
         report(
             "results/paper_comparison.csv",

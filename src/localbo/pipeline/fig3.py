@@ -165,6 +165,19 @@ class Fig3Jobs:
         return START_UP + JobCost(seconds, START_UP.mem_mb + self.path_mb())
 
 
+def start_point(params: dict[str, Any], d: int, rng: np.random.Generator) -> np.ndarray:
+    """A run's (d,) start: uniform in Fig. 1's box (Fig. 3's), or, with params["start_box"] of
+    the sensitivity study, uniform in the unit cube ("unit") or in the ball of radius
+    params["ball_radius"] around 0 ("ball")."""
+    where = params.get("start_box", "fig1")
+    if where == "fig1":
+        return Box(params["box"]["lower"], params["box"]["upper"], d).uniform(1, rng)[0]
+    if where == "unit":
+        return rng.uniform(0.0, 1.0, d)
+    direction = rng.standard_normal(d)
+    return params["ball_radius"] * rng.uniform() ** (1 / d) * direction / np.linalg.norm(direction)
+
+
 def restart_runs(
     params: dict[str, Any], path: Any, design: Any, runs: range, start: Callable[[int], Any]
 ) -> dict[str, np.ndarray]:
@@ -172,7 +185,9 @@ def restart_runs(
     the box drawn from the stream `start(i)`, so a run's result does not depend on the chunking.
 
     Args:
-        params: a job's parameters (`chunk_params`, `other_params`).
+        params: a job's parameters (`chunk_params`, `other_params`; the sensitivity study's may
+            also name the start's box, `start_point`, and the step rule, "minimizer" with its
+            "gradient_step").
         path: the `FourierSamplePath`. design: the local-BO `Design` (the same for every run).
         runs: the run indices. start: run index -> its start's generator.
 
@@ -183,13 +198,16 @@ def restart_runs(
     d = params["d"]
     kernel = kernel_of(params)
     settings = build(LocalBOSettings, params["local_bo"], "fig1.methods.local_bo")
-    box = Box(params["box"]["lower"], params["box"]["upper"], d)
+    minimizer = params.get("minimizer", "bfgs")
+    options = {"step": params["gradient_step"]} if minimizer == "gradient" else {}
     columns: dict[str, list[float]] = {
         "run": [], "value": [], "gradient_norm": [], "evaluations": [], "seconds": [],
     }  # fmt: skip
     for i in runs:
-        x0 = box.uniform(1, start(i))[0]
-        result = run_noiseless_local_bo(path, kernel, x0, params["budget"], design, settings)
+        x0 = start_point(params, d, start(i))
+        result = run_noiseless_local_bo(
+            path, kernel, x0, params["budget"], design, settings, None, minimizer, **options
+        )
         columns["run"].append(i)
         columns["value"].append(result.value)
         columns["gradient_norm"].append(result.gradient_norm)

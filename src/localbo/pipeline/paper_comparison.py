@@ -26,7 +26,9 @@ The paper's rounding (half a unit of its last printed digit) is part of each rul
 - "share": a qualitative claim of the paper, stated as the share of our draws that bear it out.
 
 A row that does not decide (`Claim.decides`) is information beside one that does: its verdict
-says "information" and it has no p-value. A run not at the paper's scale says "not comparable";
+says "information" and it has no p-value. An inconsistent row names its `cause`: the settings of
+the sensitivity study (`localbo.pipeline.sensitivity`) under which ours agrees with the paper's,
+or "none of" the ones tried. A run not at the paper's scale says "not comparable";
 a number the run lacks, "missing". The paper's numbers and each one's rule are in
 `localbo.pipeline.paper_claims`.
 """
@@ -65,7 +67,7 @@ from localbo.seeding import rng_for
 
 COLUMNS = [
     "figure", "quantity", "at", "where", "paper", "ours", "ours_low", "ours_high", "low", "high",
-    "p_value", "verdict", "rule", "lack_of_fit", "share", "note",
+    "p_value", "verdict", "cause", "rule", "lack_of_fit", "share", "note",
 ]  # fmt: skip
 RULES = ("medians", "paths", "draws", "words", "share")
 NOT_COMPARABLE = "not comparable: this run is not the paper's scale"
@@ -258,14 +260,17 @@ def compare(
     comparable: dict[str, bool],
     settings: PaperComparisonSettings,
     seed: int,
+    causes: dict[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """The table: one row per claim and place, with its verdict (the module docstring).
 
     Args:
         values: `ours(...)`. comparable: per config section, whether the run is the paper's
             scale (`comparable_sections`). settings: the section. seed: the base seed (each
-            claim's rounding errors have their own stream).
+            claim's rounding errors have their own stream). causes: per claim key, what the
+            sensitivity study found (`localbo.pipeline.sensitivity.causes`).
     """
+    causes = causes or {}
     rows = []
     for claim in CLAIMS:
         for mine in values.get(claim.key, [Ours()]):
@@ -285,6 +290,9 @@ def compare(
                     "high": found.high,
                     "p_value": found.p_value,
                     "verdict": found.verdict if comparable[claim.figure] else NOT_COMPARABLE,
+                    "cause": causes.get(claim.key, "not studied")
+                    if found.verdict == "inconsistent"
+                    else "",
                     "rule": claim.rule,
                     "lack_of_fit": mine.lack_of_fit,
                     "share": mine.share,

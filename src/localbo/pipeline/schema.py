@@ -61,8 +61,9 @@ def schema_errors(config: dict[str, Any], schema: Path) -> list[str]:
     the order of their keys.
 
     Example:
-        >>> schema_errors({"seed": -1}, Path("config/schemas/config.schema.yaml"))[-1]
-        'seed: -1 is less than the minimum of 0'
+        >>> errors = schema_errors({"seed": -1}, Path("config/schemas/config.schema.yaml"))
+        >>> errors[0], [e for e in errors if e.startswith("seed")]
+        ('fig1: missing', ['seed: -1 is less than the minimum of 0'])
     """
     errors = _validator(schema.resolve()).iter_errors(config)
     return sorted({line for error in errors for line in _lines(error)})

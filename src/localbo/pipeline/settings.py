@@ -30,6 +30,7 @@ from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
 from localbo.pipeline.resources import CostModel
 from localbo.pipeline.schema import schema_errors
 from localbo.pipeline.sections import ConfigError, as_config, build_all
+from localbo.pipeline.sensitivity import SensitivityJobs, SensitivitySettings
 
 SEED = 20231210  # the base of every random stream
 
@@ -56,6 +57,7 @@ class PipelineSettings:
     landscape: LandscapeSettings = field(default_factory=LandscapeSettings)
     method_comparison: MethodComparisonSettings = field(default_factory=MethodComparisonSettings)
     paper_comparison: PaperComparisonSettings = field(default_factory=PaperComparisonSettings)
+    sensitivity: SensitivitySettings = field(default_factory=SensitivitySettings)
 
     def check(self) -> list[str]:
         """Every semantic problem, as 'dotted.key: message' strings."""
@@ -87,6 +89,9 @@ class PipelineSettings:
     def gradient_estimation_jobs(self) -> GradientEstimationJobs:
         return GradientEstimationJobs(self.seed, self.gradient_estimation)
 
+    def sensitivity_jobs(self) -> SensitivityJobs:
+        return SensitivityJobs(self.sensitivity, self.fig3_jobs(), self.gradient_estimation_jobs())
+
     def job_costs(self) -> dict[str, CostModel]:
         """The cost model of every compute rule, by rule name: what its jobs are expected to
         cost (the forecast, `localbo.pipeline.plan`) and, padded, what they ask a scheduler for
@@ -94,6 +99,7 @@ class PipelineSettings:
         take `PLOT_START_UP` and the profile's default resources."""
         fig1, fig2, fig3 = self.fig1_jobs(), self.fig2_jobs(), self.fig3_jobs()
         rates, landscape = self.rates_jobs(), self.landscape_jobs()
+        sensitivity = self.sensitivity_jobs()
         return {
             "fig1_path": fig1.path_cost,
             "fig1_run": fig1.run_cost,
@@ -107,6 +113,9 @@ class PipelineSettings:
             "rates_run": rates.run_cost,
             "landscape_run": landscape.cost,
             "rbf_error_function": self.rbf_error_jobs().cost,
+            "sensitivity_fig3": sensitivity.fig3_cost,
+            "sensitivity_fig1": sensitivity.fig1_cost,
+            "sensitivity_gradient_estimation": sensitivity.gradient_cost,
         }
 
 
