@@ -46,10 +46,12 @@ Where we depart from the reference code, and why:
 
 With `reference_code`, MPD follows the reference code's choices where we depart from it, to
 measure what they change: p* = Phi(sqrt(v^T mu)) with the unit v, the window's targets
-standardized (the code's `standardize`: mean 0, unbiased standard deviation 1, where it is above
-1e-9), the code's model noise variance 0.01 in place of sigma^2 + `min_noise_var`, every entry
-of the gradient covariance clamped at 1e-9 (the code's `clamp_min`), and a move not bounded by
-the box. The gradient mean is the one from before an iteration's new points either way.
+standardized as the code's model does (`standardized`: mean 0 and standard deviation 1 with
+ddof 0, a lone observation as it is), the code's model noise variance 0.01 in place of
+sigma^2 + `min_noise_var`, every entry of the gradient covariance clamped at 1e-9 (the code's
+`clamp_min`), and a move not bounded by the box. The gradient mean is the one from before an
+iteration's new points either way. It computes in float64; the code, as its script runs it, in
+float32 (bench/mpd_against_reference.py measures what that changes).
 
 Returned: the final iterate, at its true f (as local BO's); the info gives `best_observation_value`,
 the true f at the best observation, which is often better (the iterate jumps out of basins).
@@ -279,15 +281,17 @@ def move(gp: GP, x: np.ndarray, box: Box, settings: MPDSettings) -> np.ndarray:
 
 
 def standardized(y: np.ndarray) -> np.ndarray:
-    """y with mean 0 and unbiased standard deviation 1, as the reference code's `standardize`
-    (a standard deviation that is undefined or below 1e-9 counts as 1).
+    """y as the reference code's model takes its targets (`DerivativeExactGPSEModel.
+    append_train_data`): one observation as it is; more, centred and divided by their standard
+    deviation (ddof 0) plus 1e-10.
 
     Example:
-        >>> standardized(np.array([1.0, 3.0])).tolist(), standardized(np.array([2.0])).tolist()
-        ([-0.7071067811865475, 0.7071067811865475], [0.0])
+        >>> standardized(np.array([1.0, 3.0])).round(9).tolist(), standardized(np.array([2.0]))
+        ([-1.0, 1.0], array([2.]))
     """
-    std = float(np.std(y, ddof=1)) if len(y) > 1 else math.nan
-    return (y - y.mean()) / (std if std >= 1e-9 else 1.0)
+    if len(y) == 1:
+        return y
+    return (y - y.mean()) / (np.std(y) + 1e-10)
 
 
 def mpd(
