@@ -1,0 +1,130 @@
+"""Run MPD as its authors' code runs it (kayween/local-bo-mpd) on exported sample paths.
+
+Runs in the reference code's own environment (Python 3.8, its torch, gpytorch and botorch), not
+this project's: it imports nothing of `localbo`, only numpy, torch and the checkout's `src`,
+unmodified. `bench/mpd_against_reference.py` exports the paths, starts this script with the
+reference environment's Python and compares. Per path it does what the checkout's
+`run_synthetic_experiment.py` does for one objective, with these overrides, and nothing else:
+
+- the objective: minus the exported path (the code maximizes), evaluated in float64 from the
+  path's arrays and handed back in the dtype of the point asked for;
+- the start: x = 0 (the script starts at 0.5 in its unit cube);
+- the budget: `max_objective_calls` (the config's 10; the loop stops at the first iteration
+  that ends at or past it, as the script's does);
+- the hyperparameters, set as `set_hypers` sets them: lengthscale and outputscale 1 (the
+  paths'), the model's noise variance 0.01 (the script's synthetic noise variance; the code
+  stops with NotPSDError at 1e-6 and 1e-4, ../shared notes);
+- the seeds: numpy's and torch's set to the path index before its run, as the script sets them
+  to the objective's index;
+- with `--dtype float64` only: torch's default dtype and the start's float64 (the script's are
+  float32, so every tensor of the run is): a diagnosis of what single precision changes, not
+  the code as its authors run it.
+
+Every other setting is `configs/synthetic_experiment/mpd_default.yaml`'s, through the code's
+own `config.insert` and `config.evaluate` (N_max = 5 d, d points an iteration, delta 0.2, 5
+restarts of 64 raw samples, the move of sub-steps 0.01 while p* >= 0.65). Writes one JSON line
+per path: the final iterate and the best observation with their true f, the evaluations, the
+CPU seconds.
+
+    REFERENCE_PYTHON bench/mpd_reference_driver.py --checkout DIR --paths P0.npz ... --budget 500
+"""
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def run_path(file, cfg, config, loop, budget, noise_variance, dtype):
+    """One path's run, as the checkout's script runs one objective (the module docstring)."""
+    import torch
+
+    arrays = np.load(file, allow_pickle=False)
+    frequencies, phases = arrays["frequencies"], arrays["phases"]
+    weights, index = arrays["weights"], int(arrays["index"])
+    d = frequencies.shape[1]
+
+    def f(x):
+        """The path at (n, d) points, float64."""
+        return np.cos(np.atleast_2d(x) @ frequencies.T + phases) @ weights
+
+    evaluated = []  # (true f, point) of every evaluation
+
+    def objective(x):
+        points = x.detach().double().numpy().reshape(-1, d)
+        values = f(points)
+        evaluated.extend((float(v), point) for v, point in zip(values, points))  # noqa: B905
+        return torch.as_tensor(-values, dtype=x.dtype)  # the code maximizes
+
+    # the script's seeding, global in the reference environment (this project's code seeds
+    # streams of its own)
+    np.random.seed(index)  # noqa: NPY002
+    torch.manual_seed(index)
+    hypers = {
+        "covar_module.base_kernel.lengthscale": torch.tensor(1.0),
+        "covar_module.outputscale": torch.tensor(1.0),
+        "likelihood.noise": torch.tensor(noise_variance),
+    }
+    cfg_dim = config.evaluate(
+        cfg, dim_search_space=d, factor_lengthscale=None, factor_N_max=5, hypers=hypers
+    )
+    started = time.process_time()
+    params, calls = loop(
+        params_init=torch.zeros(d, dtype=dtype),
+        max_iterations=cfg_dim["max_iterations"],
+        max_objective_calls=budget,
+        objective=objective,
+        Optimizer=cfg_dim["method"],
+        optimizer_config=cfg_dim["optimizer_config"],
+        verbose=False,
+    )
+    seconds = time.process_time() - started
+    final = params[-1].detach().double().numpy().reshape(-1)
+    return {
+        "path": index,
+        "d": d,
+        "value": float(f(final)[0]),
+        "best_observation_value": min(evaluated, key=lambda pair: pair[0])[0],
+        "evaluations": len(evaluated),
+        "iterations": len(calls),
+        "final_norm": float(np.linalg.norm(final)),
+        "cpu_seconds": seconds,
+        "dtype": str(dtype).split(".")[-1],
+    }
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--checkout", required=True, help="the reference code's checkout")
+    parser.add_argument("--paths", nargs="+", required=True, help="exported paths (npz)")
+    parser.add_argument("--budget", type=int, default=500)
+    parser.add_argument("--noise-variance", type=float, default=0.01)
+    parser.add_argument("--dtype", choices=("float32", "float64"), default="float32")
+    parser.add_argument("--out", required=True, help="JSON lines, one per path")
+    args = parser.parse_args()
+
+    sys.path.insert(0, args.checkout)
+    import torch
+    import yaml
+
+    torch.set_num_threads(1)  # as run_synthetic_experiment.py
+    dtype = getattr(torch, args.dtype)
+    torch.set_default_dtype(dtype)
+    from src.loop import loop
+
+    from src import config
+
+    with open(args.checkout + "/configs/synthetic_experiment/mpd_default.yaml") as handle:
+        cfg = config.insert(yaml.load(handle, Loader=yaml.Loader), config.insertion_config)
+    with open(args.out, "w") as out:
+        for file in args.paths:
+            row = run_path(file, cfg, config, loop, args.budget, args.noise_variance, dtype)
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+            print(json.dumps(row), flush=True)
+
+
+if __name__ == "__main__":
+    main()
