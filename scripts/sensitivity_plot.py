@@ -27,40 +27,45 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     k1 = rows[rows["explains"] == "fig3_best_of_1"]
     paper = float(k1["paper"].iloc[0])
 
-    def values_of(choice):
-        """The choice's values in order, ours among them, as text."""
-        mine = paths[paths["choice"] == choice]["value"].tolist()
-        values = sorted({*mine, defaults[choice]}, key=lambda v: (isinstance(v, str), v))
-        return values
+    def number(value):
+        """A value as the table writes it, as a number where it is one (its text else)."""
+        try:
+            return float(value)
+        except ValueError:
+            return value
 
+    def values_of(choice):
+        """The choice's values, ours among them, as the table writes them: numbers in order,
+        names in the config's order."""
+        mine = [str(v) for v in dict.fromkeys(paths.loc[paths["choice"] == choice, "value"])]
+        values = list(dict.fromkeys([str(defaults[choice]), *mine]))  # ours first
+        numeric = all(isinstance(number(v), float) for v in values)
+        return sorted(values, key=number) if numeric else values
+
+    notes = {}
     for ax, choice in zip(axes, choices, strict=True):
         values = values_of(choice)
-        notes = {}
+        notes[choice] = {}
         for x, value in enumerate(values):
-            ours = value == defaults[choice]
-            sel = (
-                paths[(paths["choice"] == "ours")]
-                if ours
-                else paths[(paths["choice"] == choice) & (paths["value"] == value)]
-            )
+            ours = value == str(defaults[choice])
+            mine = (paths["choice"] == choice) & (paths["value"].astype(str) == value)
+            sel = paths[paths["choice"] == "ours"] if ours else paths[mine]
             jitter = np.linspace(-0.15, 0.15, len(sel))
             ax.plot(x + jitter, sel["k1"], "o", ms=3, color=COLORS[0], alpha=0.6)
             main = sel[sel["path"] == sel["path"].min()]
             ax.plot([x] * len(main), main["k1"], "D", ms=6, mfc="white", mec=INK)
-            row = (
-                k1[(k1["choice"] == "ours")]
-                if ours
-                else k1[(k1["choice"] == choice) & (k1["value"] == str(value))]
-            )
+            judged = (k1["choice"] == choice) & (k1["value"].astype(str) == value)
+            row = k1[k1["choice"] == "ours"] if ours else k1[judged]
             if len(row):
-                notes[x] = f"p = {float(row['p_value'].iloc[0]):.2g}"
+                notes[choice][x] = f"p = {float(row['p_value'].iloc[0]):.2g}"
         ax.axhline(paper, color=COLORS[1], ls="--", lw=1.2)
-        ax.set_xticks(range(len(values)), [f"{v}" + (" (ours)" if v == defaults[choice] else "")
-                                           for v in values], fontsize="small")  # fmt: skip
+        ticks = [v + (" (ours)" if v == str(defaults[choice]) else "") for v in values]
+        ax.set_xticks(range(len(values)), ticks, fontsize="small")
         ax.set_xlim(-0.5, len(values) - 0.5)
-        notes_above(ax, notes)
         ax.set_xlabel(choice.replace("_", " "))
         log.info("panel: Fig. 3 against %s: %s", choice, values)
+    for k, choice in enumerate(choices):  # after every panel's points: the shared axis holds all
+        notes_above(axes[k], notes[choice], room=0.0 if k else 0.1)
     axes[0].set_ylabel("median single run (k = 1)")
     top.suptitle(
         f"Fig. 3, d = {smk.params.fig3_d}: each path's median single run against each choice "
@@ -71,15 +76,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     ax_scaled, ax_fig1, ax_gradient = bottom.subplots(1, 3, width_ratios=(1, 1, 2.2))
     values = values_of("num_features")
     for x, value in enumerate(values):
-        ours = value == defaults["num_features"]
-        sel = (
-            paths[paths["choice"] == "ours"]
-            if ours
-            else paths[(paths["choice"] == "num_features") & (paths["value"] == value)]
-        )
+        ours = value == str(defaults["num_features"])
+        mine = (paths["choice"] == "num_features") & (paths["value"].astype(str) == value)
+        sel = paths[paths["choice"] == "ours"] if ours else paths[mine]
         jitter = np.linspace(-0.15, 0.15, len(sel))
         ax_scaled.plot(x + jitter, sel["k1"] / sel["amplitude"], "o", ms=3, color=COLORS[2])
-    ax_scaled.set_xticks(range(len(values)), [str(v) for v in values], fontsize="small")
+    ax_scaled.set_xticks(range(len(values)), values, fontsize="small")
     ax_scaled.set_xlabel("number of features")
     ax_scaled.set_ylabel("median single run / path amplitude")
     ax_scaled.set_title("Fig. 3, each path divided by its amplitude", fontsize="small")
@@ -114,9 +116,11 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                          color=COLORS[k % len(COLORS)], label=label, alpha=0.8)  # fmt: skip
     ax_gradient.axvline(alpha, color=INK, ls=":", lw=1)
     ax_gradient.set_xscale("log")
+    least = gradient["p_value"].astype(float).min() if len(gradient) else alpha
+    ax_gradient.set_xlim(least / 1.5, 1.5)
     ax_gradient.set_yticks(range(len(cases)), [c.removeprefix("draws:") for c in cases],
                            fontsize="small")  # fmt: skip
     ax_gradient.set_xlabel(f"p-value of the paper's estimate among our draws (dotted: {alpha:g})")
     ax_gradient.set_title("Figs. 4 and 5: each estimate under each setting", fontsize="small")
-    ax_gradient.legend(fontsize="x-small", ncols=2, loc="lower left")
+    ax_gradient.legend(fontsize="x-small", loc="center left", bbox_to_anchor=(1.0, 0.5))
     save_figure(fig, smk.output.pdf, smk.output.png)

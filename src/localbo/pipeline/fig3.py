@@ -39,6 +39,8 @@ class Fig3Settings:
         orderings: random orders of the runs behind the median and band (not in the paper).
         other_paths: more paths of the stream (path_index + 1, ...), each with
             `other_restarts` runs, for the spread of the curve between paths (not in the paper).
+        num_features: the paths' random Fourier features (None: Fig. 1's, "same settings as
+            Fig. 1").
     """
 
     d: int = 100
@@ -50,6 +52,7 @@ class Fig3Settings:
     orderings: int = 5000
     other_paths: int = 18
     other_restarts: int = 1000
+    num_features: int | None = None
 
     @property
     def comparable_to_paper(self) -> bool:
@@ -114,6 +117,11 @@ class Fig3Jobs:
         runs *= self.settings.other_restarts / self.settings.chunk_size
         return START_UP + JobCost(PATH_SECONDS + runs, START_UP.mem_mb + self.path_mb())
 
+    @property
+    def num_features(self) -> int:
+        """The paths' random Fourier features: the section's, else Fig. 1's."""
+        return self.settings.num_features or self.fig1.settings.num_features
+
     def chunk_files(self, pattern: str) -> list[str]:
         count = -(-self.settings.num_restarts // self.settings.chunk_size)
         return [pattern.format(chunk=c) for c in range(count)]
@@ -123,6 +131,7 @@ class Fig3Jobs:
         local_bo = self.fig1.settings.local_bo_settings()
         return {
             **self.fig1.path_params(),
+            "num_features": self.num_features,
             "d": self.settings.d,
             "path_index": self.settings.path_index,
             "local_bo": knobs(local_bo, local_bo.read_at(0.0)),  # Fig. 3's runs are noiseless
@@ -148,7 +157,7 @@ class Fig3Jobs:
 
     def path_mb(self) -> float:
         """The d = 100 path and its translated-design tables (M x d floats each)."""
-        return 3 * self.fig1.path_mb(self.settings.d)
+        return 3 * self.num_features * (self.settings.d + 2) * 8 / 2**20
 
     def path_cost(self, wildcards: Any = None) -> JobCost:
         """The path drawn and the design optimized once."""
@@ -160,7 +169,7 @@ class Fig3Jobs:
         with the budget, each path evaluation is O(M d))."""
         measured = Fig1Settings()
         scale = (self.settings.d / 100) * (self.budget / measured.budget)
-        scale *= self.fig1.settings.num_features / measured.num_features
+        scale *= self.num_features / measured.num_features
         seconds = self.settings.chunk_size * RUN_SECONDS * scale
         return START_UP + JobCost(seconds, START_UP.mem_mb + self.path_mb())
 

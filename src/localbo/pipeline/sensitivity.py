@@ -147,7 +147,7 @@ class SensitivityJobs:
     def fig3_defaults(self) -> dict[str, Any]:
         """Our value of each Fig. 3 choice."""
         return {
-            "num_features": self.fig1.settings.num_features,
+            "num_features": self.fig3.num_features,
             "budget": self.fig3.budget,
             "minimizer": "bfgs",
             "start_box": "fig1",
