@@ -365,6 +365,12 @@ def test_more_fig3_paths_join_the_gallerys_and_its_main_path_stays(tmp_path, cod
     }
     with pytest.raises(ValueError, match=r"adds no Fig\. 3 path"):
         add(more, gallery, config, code)
+    # after a change of Fig. 3's defaults, a run's Fig. 3 takes the gallery's place
+    other = fig3_run(tmp_path / "other", {1: -19.0}, -19.5)
+    add(other, gallery, config, code, replace=frozenset({"fig3"}))
+    assert load_csv(gallery / "fig3-other_paths.csv")[0]["median"] == "-19.0"
+    assert (gallery / "fig3_restarts.png").read_bytes() == b"png other"
+    assert load_json(gallery / "provenance.json")["figures"]["fig3"]["runs"] == ["run3"]
 
 
 def test_panels_follow_the_configs_then_the_table():

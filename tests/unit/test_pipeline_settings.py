@@ -429,8 +429,9 @@ def test_resources_are_the_padded_cost_and_grow_with_the_attempt():
 
 
 def test_fig3_costs_more_when_its_runs_grow():
-    """A Fig. 3 chunk's cost follows fig3.d, Fig. 1's local-BO budget and the features,
-    linearly (its runs' steps grow with the budget, a path evaluation is O(M d))."""
+    """A Fig. 3 chunk's cost follows fig3.d, Fig. 1's local-BO budget and Fig. 3's features
+    (Fig. 1's when it has none of its own), linearly (its runs' steps grow with the budget, a
+    path evaluation is O(M d))."""
 
     def work(**changes):
         config = copy.deepcopy(CONFIG)
@@ -441,7 +442,11 @@ def test_fig3_costs_more_when_its_runs_grow():
         )
 
     assert work(fig1={"budget": 50000}) == pytest.approx(10 * work())
-    assert work(fig1={"num_features": 8192}) == pytest.approx(2 * work())
+    assert work(fig3={"num_features": 32768}) == pytest.approx(2 * work())
+    assert work(fig3={"num_features": None}) == pytest.approx(work() / 4)  # Fig. 1's 4096
+    assert work(fig3={"num_features": None}, fig1={"num_features": 8192}) == pytest.approx(
+        work() / 2
+    )
     assert work(fig3={"d": 200}) == pytest.approx(2 * work())
 
 

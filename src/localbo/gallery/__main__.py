@@ -34,14 +34,22 @@ def main(argv: list[str] | None = None) -> None:
         help="the run's Fig. 1 runs of these methods replace the gallery's of the same "
         "(d, sigma, path), as after a change of the method's default settings",
     )
+    add.add_argument(
+        "--replace",
+        nargs="+",
+        default=[],
+        choices=["fig3"],
+        help="the run's files of these figures replace the gallery's instead of growing them, "
+        "as after a change of the figure's default settings",
+    )
     still = commands.add_parser("still-to-run", help="the Fig. 1 runs a config still asks for")
     still.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
     again = commands.add_parser("redraw", help="redraw every figure from the gallery's tables")
     again.add_argument("--cores", type=int, default=2, help="Snakemake's cores")
     args = parser.parse_args(argv)
     if args.command == "add":
-        supersede = frozenset(args.supersede)
-        written = add_run(args.run, args.gallery, args.config, REPO, args.code, supersede)
+        supersede, replace = frozenset(args.supersede), frozenset(args.replace)
+        written = add_run(args.run, args.gallery, args.config, REPO, args.code, supersede, replace)
     elif args.command == "redraw":
         written = redraw(args.gallery, REPO, args.cores)
     else:

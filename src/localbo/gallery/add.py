@@ -27,7 +27,8 @@ Fig. 3's paths grow the same way: a run of more `fig3.other_paths` adds the path
 lacks to its other-paths table and keeps the rest, its main path's tables among them; the
 gallery's figure is redrawn from its tables (`python -m localbo.gallery redraw`). The part
 records the paths it added, how many it reproduced to the character, and for the others (the
-main path among them) the largest difference of their curves.
+main path among them) the largest difference of their curves. After a change of Fig. 3's
+default settings, `--replace fig3` takes the run's files in place of the gallery's instead.
 
 A run from a tree with uncommitted changes is refused; with `--code`, the commit is that of the
 checkout the run's jobs imported `localbo` from (a part run from a pinned worktree).
@@ -160,10 +161,12 @@ def add_run(
     repo: Path,
     code: Path | None = None,
     supersede: frozenset[str] = frozenset(),
+    replace: frozenset[str] = frozenset(),
 ) -> list[Path]:
     """Add the figures and tables of the run directory `run` to `gallery` (the module
     docstring), made with `configs`; the part's runs of the `supersede` methods replace the
-    gallery's Fig. 1 runs of the same (d, sigma, path).
+    gallery's Fig. 1 runs of the same (d, sigma, path), and the run's files of the `replace`
+    figures the gallery's, where they would grow it.
 
     Every check passes and every file is written beside its place before they are renamed into
     place, the provenance last.
@@ -220,7 +223,7 @@ def add_run(
             figures["fig1"] = {**held, "runs": [*held["runs"], name]}
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
-    if "fig3" in made and "fig3" in provenance["figures"]:
+    if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
         rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
         if not record["fig3"]["paths_added"] and made.keys() == {"fig3"}:
             raise ValueError(f"{run} adds no Fig. 3 path to {gallery}: its paths are there")
