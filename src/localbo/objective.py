@@ -192,6 +192,15 @@ class NoisyObjective:
         """Noise-free f at a (d,) point; not counted."""
         return float(self.path(x[None, :])[0])
 
+    def true_value_and_gradient(self, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Noise-free f (n,) and grad f (n, d) at (n, d) points; not counted. The path's
+        `value_and_gradient` where it has one (a Fourier path shares the work), else its
+        `f(X)` and `f.gradient(X)`: any such object can be minimized."""
+        both = getattr(self.path, "value_and_gradient", None)
+        if both is not None:
+            return both(X)
+        return self.path(X), self.path.gradient(X)
+
     def true_gradient(self, x: np.ndarray) -> np.ndarray:
         """Noise-free grad f at a (d,) point, (d,); not counted."""
         return self.path.gradient(x[None, :])[0]
@@ -222,7 +231,7 @@ class Trace:
     def record(self, objective: NoisyObjective, x: np.ndarray, **extras: Any) -> None:
         """Append (objective.used, x, f(x), ||grad f(x)||) with the noise-free f, and the
         extras (the same names at every record of a run)."""
-        value, grad = objective.path.value_and_gradient(x[None, :])
+        value, grad = objective.true_value_and_gradient(x[None, :])
         before = self.evaluations[-1] if self.evaluations else 0
         self.evaluations.append(objective.used)
         self.iterates.append(np.array(x, dtype=float))
@@ -327,7 +336,7 @@ def finish(
 ) -> OptimizationResult:
     """Build the result for returned point x: true f and gradient norm, evaluations, and the
     wall and CPU seconds since the trace began (a method makes its trace first)."""
-    value, grad = objective.path.value_and_gradient(x[None, :])
+    value, grad = objective.true_value_and_gradient(x[None, :])
     return OptimizationResult(
         x=np.array(x, dtype=float),
         value=float(value[0]),
