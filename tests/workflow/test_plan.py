@@ -27,9 +27,9 @@ def dry_run_counts(workdir) -> Counter:
     return counts
 
 
-def plan(workdir) -> dict:
-    command = [sys.executable, "-m", "localbo.pipeline.plan", "--json", "--cores", "1", "4"]
-    command += ["--directory", str(workdir), "--configfile", str(TINY)]
+def plan(workdir, *targets) -> dict:
+    command = [sys.executable, "-m", "localbo.pipeline.plan", *targets, "--json"]
+    command += ["--cores", "1", "4", "--directory", str(workdir), "--configfile", str(TINY)]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=300, check=True)
     return json.loads(proc.stdout)
 
@@ -46,6 +46,19 @@ def test_the_forecast_counts_the_dry_runs_jobs(tmp_path):
     one, four = forecast["wall_hours"]["1"], forecast["wall_hours"]["4"]
     assert one == pytest.approx(forecast["total"]["cpu_hours"])  # one core: one job at a time
     assert one / 4 <= four < one
+    # the cluster: the profile's cap on jobs at once, more than 4 cores of jobs
+    profile = yaml.safe_load(
+        (REPO / "workflow" / "profiles" / "slurm" / "profile.yaml").read_text()
+    )
+    assert forecast["cluster"]["jobs"] == profile["jobs"] > 4
+    assert forecast["cluster"]["wall_hours"] <= four
+
+
+def test_a_target_is_forecast_alone(tmp_path):
+    """One figure's forecast counts its jobs and those it waits for, nothing else."""
+    forecast = plan(tmp_path, "figures/fig2_error_function.pdf")
+    assert set(forecast["rows"]) == {"fig2"}
+    assert forecast["rows"]["fig2"]["jobs"] == dry_run_counts(tmp_path)["fig2"]
 
 
 def test_finished_jobs_are_not_forecast(tiny_run):

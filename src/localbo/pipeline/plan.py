@@ -1,6 +1,10 @@
 """The cost of a run, printed before it starts: jobs, CPU-hours, peak memory and wall time.
 
     python -m localbo.pipeline.plan --configfile config/quick.yaml --cores 2 32 256
+    python -m localbo.pipeline.plan figures/fig2_error_function.pdf --cores 2
+
+Targets, as Snakemake takes them (before the options, so that they are not taken for config
+files), forecast only the jobs that make them.
 
 Snakemake builds the DAG of the jobs it would run in the directory given (all of them in a fresh
 one), exactly as `snakemake -n` with the same config files does; each job's expected CPU
@@ -8,12 +12,15 @@ seconds and peak memory come from its rule's cost model (`PipelineSettings.job_c
 models the rules' `runtime` and `mem_mb` are padded from; a table or plot job is counted at
 `PLOT_START_UP`). Rows are the figures (a rules file each) and, for Fig. 1, its sample paths
 and each method. The wall time at N cores is that of a greedy schedule of the same jobs in
-dependency order, the job that heads the longest chain first, each job on min(threads, N) cores.
+dependency order, the job that heads the longest chain first, each job on min(threads, N) cores;
+the last line gives it for a cluster under the SLURM profile, whose `jobs` caps the jobs
+queued or running at once (queueing and start-up not counted).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import heapq
 import json
 import logging
@@ -28,6 +35,7 @@ from localbo.pipeline.resources import PLOT_START_UP, JobCost
 
 REPO = Path(__file__).resolve().parents[3]
 DEFAULT_CORES = (2, 32, 256)
+SLURM_PROFILE = REPO / "workflow" / "profiles" / "slurm" / "profile.yaml"
 
 
 @dataclass(frozen=True)
@@ -69,6 +77,7 @@ class Forecast:
     rows: dict[str, Row] = field(default_factory=dict)
     total: Row = field(default_factory=Row)
     wall_hours: dict[int, float] = field(default_factory=dict)
+    cluster: tuple[int, float] | None = None  # (the profile's job cap, wall hours)
 
     def as_json(self) -> dict[str, Any]:
         def row(r: Row) -> dict[str, float]:
@@ -78,7 +87,9 @@ class Forecast:
             "rows": {name: row(r) for name, r in self.rows.items()},
             "total": row(self.total),
             "wall_hours": self.wall_hours,
-        }
+            **({"cluster": {"jobs": self.cluster[0], "wall_hours": self.cluster[1]}}
+               if self.cluster else {}),
+        }  # fmt: skip
 
     def table(self) -> str:
         """The forecast as aligned text: a row per figure (Fig. 1's parts indented)."""
@@ -88,7 +99,11 @@ class Forecast:
             memory = f"{r.peak_mb / 1024:.1f} GB" if r.peak_mb >= 1024 else f"{r.peak_mb:.0f} MB"
             lines.append(f"{label:<28}{r.jobs:>7}{hours(r.cpu_seconds):>12}{memory:>14}")
         walls = ", ".join(f"{n} cores {wall(h)}" for n, h in self.wall_hours.items())
-        return "\n".join([*lines, f"wall time: {walls}"])
+        lines.append(f"wall time: {walls}")
+        if self.cluster:
+            jobs, hours_ = self.cluster
+            lines.append(f"on SLURM with the profile (at most {jobs} jobs at once): {wall(hours_)}")
+        return "\n".join(lines)
 
 
 def hours(seconds: float) -> str:
@@ -103,9 +118,14 @@ def wall(hours: float) -> str:
     return f"{hours * 60:.0f} min" if hours < 2 else f"{hours:.1f} h"
 
 
-def forecast(jobs: Sequence[PlannedJob], cores: Iterable[int] = DEFAULT_CORES) -> Forecast:
+def forecast(
+    jobs: Sequence[PlannedJob],
+    cores: Iterable[int] = DEFAULT_CORES,
+    cluster_jobs: int | None = None,
+) -> Forecast:
     """Rows, total and wall times of jobs: the figures by name, each figure's parts ("fig1
-    gp_ucb") after it, the dearest first."""
+    gp_ucb") after it, the dearest first; with `cluster_jobs`, the wall time with at most that
+    many jobs at once, each on its own cores."""
     rows: dict[str, Row] = defaultdict(Row)
     result = Forecast()
     for job in jobs:
@@ -118,7 +138,17 @@ def forecast(jobs: Sequence[PlannedJob], cores: Iterable[int] = DEFAULT_CORES) -
     )
     result.rows = {name: rows[name] for name in order}
     result.wall_hours = {n: schedule(jobs, n) / 3600 for n in cores}
+    if cluster_jobs:
+        one_core = [dataclasses.replace(job, threads=1) for job in jobs]  # the profile's cores
+        result.cluster = (cluster_jobs, schedule(one_core, cluster_jobs) / 3600)
     return result
+
+
+def profile_jobs(profile: Path = SLURM_PROFILE) -> int:
+    """The SLURM profile's cap on jobs queued or running at once (`jobs`)."""
+    import yaml
+
+    return int(yaml.safe_load(profile.read_text())["jobs"])
 
 
 def schedule(jobs: Sequence[PlannedJob], cores: int) -> float:
@@ -179,11 +209,15 @@ def _topological(jobs: Sequence[PlannedJob], children: dict[int, list[int]]) -> 
 
 
 def planned_jobs(
-    configfiles: Sequence[Path], directory: Path, everything: bool = False
+    configfiles: Sequence[Path],
+    directory: Path,
+    everything: bool = False,
+    targets: Sequence[str] = (),
 ) -> list[PlannedJob]:
-    """The jobs `snakemake --configfile CONFIGFILES` would run in `directory` now (with
-    `everything`, every job of the DAG, finished or not), with their costs (Snakemake's DAG,
-    built as a dry run does; nothing is run or written but Snakemake's metadata folder)."""
+    """The jobs `snakemake TARGETS --configfile CONFIGFILES` would run in `directory` now (with
+    `everything`, every job of the DAG, finished or not; without targets, every figure's), with
+    their costs (Snakemake's DAG, built as a dry run does; nothing is run or written but
+    Snakemake's metadata folder)."""
     from snakemake.api import SnakemakeApi
     from snakemake.settings.types import (
         ConfigSettings,
@@ -200,7 +234,7 @@ def planned_jobs(
             snakefile=REPO / "Snakefile",
             workdir=directory.resolve(),
         )
-        workflow_api.dag(DAGSettings())
+        workflow_api.dag(DAGSettings(targets=set(targets)))
         workflow = workflow_api._workflow  # the DAG's jobs have no public accessor
         workflow._prepare_dag(forceall=everything, ignore_incomplete=True, lock_warn_only=True)
         workflow._build_dag()
@@ -232,6 +266,9 @@ def _row(job: Any) -> str:
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument(
+        "targets", nargs="*", help="files to make, as snakemake takes them (default: all)"
+    )
+    parser.add_argument(
         "--configfile",
         nargs="+",
         type=Path,
@@ -253,7 +290,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the forecast as JSON")
     args = parser.parse_args(argv)
-    result = forecast(planned_jobs(args.configfile, args.directory), args.cores)
+    jobs = planned_jobs(args.configfile, args.directory, targets=args.targets)
+    result = forecast(jobs, args.cores, profile_jobs())
     print(json.dumps(result.as_json(), indent=1) if args.json else result.table())
 
 
