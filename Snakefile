@@ -10,6 +10,11 @@ min_version("9.0")
 configfile: Path(workflow.basedir) / "config/config.yaml"
 
 
+# Where this config's outputs go (results/, figures/, logs/, benchmarks/ and Snakemake's own
+# .snakemake/): its run directory, relative to where Snakemake starts; --directory overrides it.
+workdir: config.get("run_directory") or "."
+
+
 report: "workflow/report/workflow.rst"
 
 

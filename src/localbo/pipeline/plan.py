@@ -144,6 +144,15 @@ def forecast(
     return result
 
 
+def run_directory(configfiles: Sequence[Path]) -> Path:
+    """Where Snakemake started here with these config files writes: their `run_directory`,
+    relative to the current directory (the Snakefile's `workdir`)."""
+    from localbo.pipeline.settings import merged_config
+
+    config = merged_config([REPO / "config" / "config.yaml", *configfiles])
+    return Path(os.getcwd(), config.get("run_directory") or ".")
+
+
 def profile_jobs(profile: Path = SLURM_PROFILE) -> int:
     """The SLURM profile's cap on jobs queued or running at once (`jobs`)."""
     import yaml
@@ -285,12 +294,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--directory",
         type=Path,
-        default=Path(os.getcwd()),
-        help="the run directory: jobs whose outputs are there and up to date are not counted",
+        help="the run directory: jobs whose outputs are there and up to date are not counted "
+        "(default: the configs' run_directory, as snakemake takes it)",
     )
     parser.add_argument("--json", action="store_true", help="print the forecast as JSON")
     args = parser.parse_args(argv)
-    jobs = planned_jobs(args.configfile, args.directory, targets=args.targets)
+    jobs = planned_jobs(
+        args.configfile, args.directory or run_directory(args.configfile), targets=args.targets
+    )
     result = forecast(jobs, args.cores, profile_jobs())
     print(json.dumps(result.as_json(), indent=1) if args.json else result.table())
 

@@ -42,10 +42,13 @@ class PipelineSettings:
     `redraw_from`, a gallery folder (relative to the repository), makes a run that redraws the
     figures from that gallery's tables: the plot rules read them, and only they run (and the
     few jobs whose outputs a plot reads besides a table: Figs. 4 and 5's estimates).
+    `run_directory` is where the run's outputs go, relative to where Snakemake starts (None:
+    there); the Snakefile's `workdir`, which `--directory` overrides.
     """
 
     seed: int = SEED
     redraw_from: str | None = None
+    run_directory: str | None = None
     fig2: Fig2Settings = field(default_factory=Fig2Settings)
     fig1: Fig1Settings = field(default_factory=Fig1Settings)
     fig3: Fig3Settings = field(default_factory=Fig3Settings)
