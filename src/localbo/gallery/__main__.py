@@ -1,4 +1,5 @@
-"""The gallery's command: `python -m localbo.gallery {add,still-to-run,redraw} ...` (`--help`)."""
+"""The gallery's command: `python -m localbo.gallery {add,still-to-run,redraw,summary} ...`
+(`--help`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from localbo.gallery import GALLERY
 from localbo.gallery.add import add_run
 from localbo.gallery.redraw import redraw
 from localbo.gallery.still_to_run import still_to_run
+from localbo.gallery.summary import summary
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -46,12 +48,22 @@ def main(argv: list[str] | None = None) -> None:
     still.add_argument("--config", type=Path, nargs="+", required=True, help="its config files")
     again = commands.add_parser("redraw", help="redraw every figure from the gallery's tables")
     again.add_argument("--cores", type=int, default=2, help="Snakemake's cores")
+    quoted = commands.add_parser(
+        "summary", help="write the numbers the README and docs quote from the gallery's tables"
+    )
+    quoted.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 if a block differs"
+    )
     args = parser.parse_args(argv)
     if args.command == "add":
         supersede, replace = frozenset(args.supersede), frozenset(args.replace)
         written = add_run(args.run, args.gallery, args.config, REPO, args.code, supersede, replace)
     elif args.command == "redraw":
         written = redraw(args.gallery, REPO, args.cores)
+    elif args.command == "summary":
+        written = summary(args.gallery, REPO, args.check)
+        if args.check and written:
+            raise SystemExit("stale blocks in: " + ", ".join(map(str, written)))
     else:
         written = still_to_run(args.gallery, args.config)
     print("\n".join(map(str, written)))

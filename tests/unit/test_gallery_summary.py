@@ -1,0 +1,48 @@
+"""The numbers the README and docs quote about the gallery are the gallery's tables'."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from localbo.gallery import GALLERY
+from localbo.gallery.summary import BLOCK, BLOCKS, DOCUMENTS, _f, _percent, rewritten, summary
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_every_block_of_the_docs_is_what_the_gallery_writes():
+    """A stale number fails here: run `python -m localbo.gallery summary` after a gallery change."""
+    assert summary(GALLERY, REPO, check=True) == []
+
+
+def test_every_writer_has_exactly_one_block():
+    names = [m.group(2) for doc in DOCUMENTS for m in BLOCK.finditer((REPO / doc).read_text())]
+    assert sorted(names) == sorted(BLOCKS)
+
+
+def test_a_block_without_a_writer_is_an_error():
+    with pytest.raises(KeyError, match="no_such_block"):
+        rewritten("<!-- gallery: no_such_block -->\nold\n<!-- /gallery -->\n", GALLERY)
+
+
+def test_a_block_is_rewritten_and_the_text_around_it_kept(tmp_path):
+    text = "before\n<!-- gallery: cpu_hours -->\nstale 1 CPU-hour\n<!-- /gallery -->\nafter\n"
+    new = rewritten(text, GALLERY)
+    assert new.startswith("before\n<!-- gallery: cpu_hours -->\nThe gallery's own runs took ")
+    assert new.endswith("<!-- /gallery -->\nafter\n") and "stale" not in new
+    assert re.search(r"took \d+ CPU-hours", new)
+
+
+@pytest.mark.parametrize(
+    ("x", "digits", "text"), [(-0.004, 2, "0.00"), (-0.006, 2, "-0.01"), (1.25, 1, "1.2")]
+)
+def test_numbers_print_without_a_negative_zero(x, digits, text):
+    assert _f(x, digits) == text
+
+
+@pytest.mark.parametrize(
+    ("share", "text"), [(0.0, "0 %"), (1.0, "100 %"), (0.995, "99.5 %"), (0.775, "78 %")]
+)
+def test_a_share_rounds_to_0_or_100_only_when_it_is(share, text):
+    assert _percent(share) == text
