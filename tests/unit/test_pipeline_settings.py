@@ -6,6 +6,7 @@ config/config.yaml (the paper scale) are checked against them here, so none can 
 
 import copy
 import math
+import re
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -111,6 +112,14 @@ def test_config_yaml_is_the_settings_defaults():
     loaded, loaded_methods = split_methods(as_config(load_settings(config, SCHEMA)))
     assert loaded == split_methods(default_config())[0]
     assert loaded_methods == {name: method_defaults(name) for name in methods}
+
+
+def test_config_yaml_names_every_key_a_method_section_takes():
+    """The comment above `fig1.methods` lists the job keys common to every method."""
+    text = (REPO / "config" / "config.yaml").read_text()
+    comment = text.split("Keys common to every method:", 1)[1].split("  methods:", 1)[0]
+    for key in MethodJobs.__dataclass_fields__:
+        assert re.search(rf"\b{key} \(", comment), key
 
 
 def enums(node, where=""):
