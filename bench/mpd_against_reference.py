@@ -12,7 +12,8 @@ single precision changes), and runs on the same paths, from x = 0, noiseless, at
 budget: MPD in its reference mode and at its defaults (`localbo.methods.mpd`). One row per path
 and method goes to --out; then, for the final iterate and the best observation, the difference
 of the medians (the authors' code minus each of ours) with its 90 % percentile bootstrap
-interval, the paths resampled in pairs.
+interval, the paths resampled in pairs. The reference code's runs take minutes each: with
+`--work`, a run that stopped resumes where it stopped.
 
     python bench/mpd_against_reference.py CHECKOUT --python REFERENCE_PYTHON --paths 0 20 \\
         --d 10 --budget 500 --jobs 2 --dtypes float32 float64
@@ -65,33 +66,45 @@ def checked_commit(checkout: Path) -> str:
     return head
 
 
-def export(paths: dict[int, FourierSamplePath], folder: Path) -> list[Path]:
-    """Each path's arrays (frequencies (M, d), phases (M,), weights (M,)) and index, as npz."""
-    files = []
+def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]:
+    """Each path's arrays (frequencies (M, d), phases (M,), weights (M,)) and index, as npz,
+    by path index."""
+    files = {}
     for i, path in paths.items():
-        file = folder / f"path{i}.npz"
-        save_npz(file, frequencies=path.frequencies, phases=path.phases, weights=path.weights,
-                 index=np.int64(i))  # fmt: skip
-        files.append(file)
+        files[i] = folder / f"path{i}.npz"
+        save_npz(files[i], frequencies=path.frequencies, phases=path.phases,
+                 weights=path.weights, index=np.int64(i))  # fmt: skip
     return files
 
 
 def reference_runs(
-    args: argparse.Namespace, files: list[Path], folder: Path, dtype: str
+    args: argparse.Namespace, files: dict[int, Path], folder: Path, dtype: str
 ) -> list[dict]:
-    """The driver on the files in `dtype`, in `args.jobs` processes of the reference
-    environment."""
-    parts = [files[k :: args.jobs] for k in range(args.jobs)]
+    """The driver on the paths' files in `dtype`, in `args.jobs` processes of the reference
+    environment; a path with a row in `folder` already (from a run that stopped) is not run
+    again."""
 
-    def run(k: int) -> list[dict]:
+    def rows() -> dict[int, dict]:
+        found = {}
+        for part in folder.glob(f"reference-{dtype}-*.jsonl"):
+            for line in part.read_text().splitlines():
+                row = json.loads(line)
+                found[row["path"]] = row
+        return found
+
+    todo = [file for i, file in files.items() if i not in rows()]
+    parts = [todo[k :: args.jobs] for k in range(args.jobs)]
+
+    def run(k: int) -> None:
         out = folder / f"reference-{dtype}-{k}.jsonl"
         command = [args.python, str(DRIVER), "--checkout", str(args.checkout), "--paths"]
         command += [str(f) for f in parts[k]] + ["--budget", str(args.budget), "--out", str(out)]
         subprocess.run([*command, "--dtype", dtype], check=True, cwd=args.checkout)
-        return [json.loads(line) for line in out.read_text().splitlines()]
 
     with ThreadPoolExecutor(args.jobs) as pool:
-        return [row for rows in pool.map(run, range(args.jobs)) for row in rows]
+        list(pool.map(run, [k for k in range(args.jobs) if parts[k]]))
+    found = rows()
+    return [found[i] for i in files]
 
 
 # our two modes, each run as the gallery runs it (config/mpd_reference.yaml): under the name
@@ -155,6 +168,13 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="reference processes at once")
     parser.add_argument("--dtypes", nargs="+", default=["float32"], choices=DTYPES)
     parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_reference.jsonl"))
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="a folder for the exported paths and the reference code's rows, kept: a run that"
+        " stopped, started again with the same folder, runs only the paths without a row"
+        " (default: a temporary folder)",
+    )
     args = parser.parse_args()
     args.checkout = args.checkout.resolve()
     commit = checked_commit(args.checkout)
@@ -167,10 +187,12 @@ def main() -> None:
         for i in range(*args.paths)
     }
     rows = our_runs(paths, args.d, args.budget)
-    with tempfile.TemporaryDirectory(prefix="mpd-reference-") as folder:
-        files = export(paths, Path(folder))
+    with tempfile.TemporaryDirectory(prefix="mpd-reference-") as scratch:
+        folder = args.work or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        files = export(paths, folder)
         for dtype in args.dtypes:
-            reference = reference_runs(args, files, Path(folder), dtype)
+            reference = reference_runs(args, files, folder, dtype)
             rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
     ours = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
                           text=True, check=True).stdout.strip()  # fmt: skip

@@ -13,7 +13,7 @@ reference environment's Python and compares. Per path it does what the checkout'
   that ends at or past it, as the script's does);
 - the hyperparameters, set as `set_hypers` sets them: lengthscale and outputscale 1 (the
   paths'), the model's noise variance 0.01 (the script's synthetic noise variance; the code
-  stops with NotPSDError at 1e-6 and 1e-4, ../shared notes);
+  stops with NotPSDError at 1e-6 and 1e-4);
 - the seeds: numpy's and torch's set to the path index before its run, as the script sets them
   to the objective's index;
 - with `--dtype float64` only: torch's default dtype and the start's float64 (the script's are
@@ -102,7 +102,7 @@ def main():
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--noise-variance", type=float, default=0.01)
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float32")
-    parser.add_argument("--out", required=True, help="JSON lines, one per path")
+    parser.add_argument("--out", required=True, help="JSON lines, one per path, appended")
     args = parser.parse_args()
 
     sys.path.insert(0, args.checkout)
@@ -118,7 +118,7 @@ def main():
 
     with open(args.checkout + "/configs/synthetic_experiment/mpd_default.yaml") as handle:
         cfg = config.insert(yaml.load(handle, Loader=yaml.Loader), config.insertion_config)
-    with open(args.out, "w") as out:
+    with open(args.out, "a") as out:
         for file in args.paths:
             row = run_path(file, cfg, config, loop, args.budget, args.noise_variance, dtype)
             out.write(json.dumps(row) + "\n")
