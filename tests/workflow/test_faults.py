@@ -16,7 +16,6 @@ import pytest
 
 from tests.workflow.helpers import (
     REPO,
-    SLURM_REQUIRED,
     TINY,
     different_files,
     snakemake,
@@ -26,13 +25,8 @@ from tests.workflow.helpers import (
 pytestmark = pytest.mark.workflow
 
 
-@pytest.mark.skipif(
-    SLURM_REQUIRED, reason="the SLURM test's run of the tiny config is the second run here"
-)
 def test_two_runs_from_scratch_are_byte_identical(tiny_run, tmp_path):
-    """A second tiny run writes the first's tables and figures byte for byte. Where the test
-    cluster is required, its run (tests/workflow/test_slurm.py) is the second run and makes the
-    same check, so the tiny config is not run a third time."""
+    """A second tiny run writes the first's tables and figures byte for byte."""
     snakemake(tmp_path, "--cores", "2")
     different = different_files(tiny_run, tmp_path)
     assert not different, f"files differ between identical runs: {different}"
