@@ -11,6 +11,7 @@ rounded to the digits the prose needs; a range is the least and largest over wha
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from localbo.io import load_json
 from localbo.pipeline.settings import load_settings, merged_config
 
 BLOCK = re.compile(r"(<!-- gallery: (\w+) -->\n)(.*?)([ \t]*<!-- /gallery -->)", re.S)
-DOCUMENTS = ("README.md", "docs/figures.md")
+DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md")
 
 
 def _wrap(text: str, indent: str = "", first: str = "") -> str:
@@ -483,6 +484,47 @@ def rbf_error(gallery: Path) -> str:
     )
 
 
+def _mpd_bench(gallery: Path) -> list[dict]:
+    """The last run's rows of bench/mpd_against_reference.py (its results sit beside the
+    gallery's folder, figures/, in the repository)."""
+    lines = (gallery.parents[1] / "bench" / "results" / "mpd_reference.jsonl").read_text()
+    rows = [json.loads(line) for line in lines.splitlines()]
+    last = {k: rows[-1][k] for k in ("commit", "localbo", "d", "budget")}
+    return [r for r in rows if all(r[k] == v for k, v in last.items())]
+
+
+def mpd_reference(gallery: Path) -> str:
+    """docs/methods.md's comparison of MPD with its authors' code, from the bench's rows."""
+    rows = _mpd_bench(gallery)
+    runs = pd.DataFrame([r for r in rows if "method" in r])
+    summaries = {r["summary"]: r for r in rows if "summary" in r}
+    methods = list(dict.fromkeys(runs["method"]))
+    medians = runs.groupby("method")[["value", "best_observation_value"]].median()
+    lines = ["| run | paths | median final iterate | median best observation | CPU s a run |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for m in methods:
+        cpu = summaries[f"CPU seconds per run: {m}"]["median"]
+        n = int((runs["method"] == m).sum())
+        lines.append(f"| {m} | {n} | {_f(medians.loc[m, 'value'])} | "
+                     f"{_f(medians.loc[m, 'best_observation_value'])} | {cpu:.3g} |")  # fmt: skip
+    differences = []
+    for name, r in summaries.items():
+        if name.startswith("CPU"):
+            continue
+        quantity, pair = name.split(": ", 1)
+        differences.append(
+            f"{pair.replace(' - ', ' minus ')}, {quantity}: {_f(r['difference_of_medians'])} "
+            f"[{_f(r['low'])}, {_f(r['high'])}]"
+        )
+    first = rows[0]
+    text = _wrap(
+        f"Budget {first['budget']}, d = {first['d']}, the authors' code at commit "
+        f"{first['commit'][:7]}. Differences of the medians, with 90 % paired bootstrap "
+        "intervals over the paths: " + "; ".join(differences) + "."
+    )
+    return "\n".join(lines) + "\n\n" + text
+
+
 BLOCKS: dict[str, Callable[[Path], str]] = {
     "verdicts": verdicts,
     "readme_figures": readme_figures,
@@ -498,6 +540,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "rates": rates,
     "landscape": landscape,
     "rbf_error": rbf_error,
+    "mpd_reference": mpd_reference,
 }
 
 
