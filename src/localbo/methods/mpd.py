@@ -72,6 +72,7 @@ from scipy.special import ndtr  # Phi, as scipy.stats.norm.cdf computes it, with
 from localbo.gp import GP
 from localbo.kernels import RBF, Kernel
 from localbo.linalg import cho_solve, cholesky, solve_lower
+from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
@@ -233,26 +234,11 @@ def sample_point(
     `acquisition_type` computes alpha (`values` at a batch, value and gradient by a call); the
     equality checks pass the implementation before the O(n d) rewrite (tests/unit/mpd_oracle.py).
     """
-    from scipy.optimize import minimize
-
     lower = np.maximum(x - settings.delta, box.lower)
     upper = np.minimum(x + settings.delta, box.upper)
     clamp = {"clamp": True} if settings.reference_code else {}  # the oracle's has no clamp
     acquisition = acquisition_type(gp, x, mean, **clamp)
-    raw = lower + (upper - lower) * rng.random((settings.raw_samples, len(x)))
-    values = acquisition.values(raw)
-    best_z, best_value = raw[np.argmax(values)], float(values.max())
-    for i in np.argsort(-values, kind="stable")[: settings.restarts]:
-        res = minimize(
-            lambda z: tuple(-part for part in acquisition(z)),
-            raw[i],
-            jac=True,
-            method="L-BFGS-B",
-            bounds=list(zip(lower, upper, strict=True)),
-        )
-        if -res.fun > best_value:
-            best_z, best_value = np.clip(res.x, lower, upper), float(-res.fun)
-    return best_z
+    return maximize(acquisition, lower, upper, rng, settings.restarts, settings.raw_samples)
 
 
 def move(gp: GP, x: np.ndarray, box: Box, settings: MPDSettings) -> np.ndarray:
