@@ -34,6 +34,8 @@ EXAMPLES = {
     "RUN_DIR": "runs/quick",
     "CHECKOUT": "../local-bo-mpd",
     "REFERENCE_PYTHON": "../mpd-py38/bin/python",
+    "MINUCB_CHECKOUT": "../minucb",
+    "MINUCB_PYTHON": "../minucb-py38/bin/python",
     "OVERRIDE.yaml": "bench/forecast_check.yaml",
     "TARGET": "figures/fig2_error_function.pdf",
 }

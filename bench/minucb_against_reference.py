@@ -1,0 +1,35 @@
+"""MinUCB (`localbo.methods.minucb`) beside its authors' code on the same paths.
+
+The authors' code is chinafzy1/Minimizing-UCB at commit b729ee7, its folder
+`minimizing UCB/local acquisition` as CHECKOUT (the script checks the commit), run unmodified in
+its own environment, outside this repository: a Python 3.8 with the versions its
+`environment.yaml` pins (torch 1.6.0, gpytorch 1.2.0, botorch 0.3.1, numpy 1.19.2, gym 0.9.3,
+glfw 1.12.0; scipy 1.6.3 and pyyaml 5.3.1, which it leaves open), given as `--python`, with
+`configs/synthetic_experiment/minUCB_default.yaml`. The code works in the unit cube (its move is
+bounded to it): the driver maps it onto Fig. 1's box [-5, 5]^d and sets the sampling box's
+half-width to ours in the cube's units (0.25 / 10), so that both sample in the same boxes of
+the path. Ours: MinUCB in its reference mode and at its defaults, each from the streams of its
+name. What the check does: `reference_check.py`.
+
+    python bench/minucb_against_reference.py CHECKOUT --python REFERENCE_PYTHON --paths 0 20 \\
+        --d 10 --budget 500 --jobs 2
+"""
+
+from reference_check import ReferenceCode, main  # bench/, the script's folder
+
+from localbo.methods.minucb import MinUCB, MinUCBSettings
+
+MINUCB_CODE = ReferenceCode(
+    repository="chinafzy1/Minimizing-UCB",
+    commit="b729ee7",
+    config="configs/synthetic_experiment/minUCB_default.yaml",
+    unit_cube=True,
+    ours={
+        "reference mode": ("minucb", lambda: MinUCB(MinUCBSettings(reference_code=True))),
+        "ours": ("minucb", lambda: MinUCB(MinUCBSettings())),
+    },
+    overrides=lambda width: [f"delta={MinUCBSettings().delta / width}"],
+)
+
+if __name__ == "__main__":
+    main(MINUCB_CODE, __doc__.split("\n\n")[0], "bench/results/minucb_reference.jsonl")

@@ -1,0 +1,243 @@
+"""A method of ours beside its authors' code on the same sample paths: what the checks share.
+
+A check (`mpd_against_reference.py`, `minucb_against_reference.py`) names the reference code (its
+repository, commit, config and the driver's overrides) and our modes of the method; `main` draws
+Fig. 1's paths (`fig1` defaults: RBF, unit hyperparameters, 4096 features; the paths of
+`path_stream`), runs ours on them from x = 0, noiseless, as Fig. 1 runs them, exports each path
+as arrays and runs `reference_driver.py` on them in the reference code's environment (`--python`,
+outside this repository; the driver's docstring lists every override), once per `--dtypes`
+(float32: as the authors' scripts run it; float64: a diagnosis of what single precision
+changes). One row per path and method goes to --out; then, for the final iterate and the best
+observation, the difference of the medians (the authors' code minus each of ours) with its 90 %
+percentile bootstrap interval, the paths resampled in pairs; then each method's CPU seconds.
+The reference code's runs take minutes each: with `--work`, a run that stopped resumes where it
+stopped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+from full_run import append_row, one_core  # bench/, the script's folder
+from scipy import stats
+
+from localbo.io import save_npz
+from localbo.kernels import RBF
+from localbo.objective import Box
+from localbo.optimizers import FunctionOptimizer, run_on_path
+from localbo.pipeline.fig1 import Fig1Settings
+from localbo.pipeline.fig1_job import path_stream, run_streams
+from localbo.pipeline.settings import SEED
+from localbo.sample_paths import FourierSamplePath
+
+DRIVER = Path(__file__).with_name("reference_driver.py")
+QUANTITIES = {"value": "final iterate", "best_observation_value": "best observation"}
+DTYPES = ("float32", "float64")  # the authors' scripts', and a diagnosis
+
+
+@dataclass(frozen=True)
+class ReferenceCode:
+    """One reference code and our modes of its method.
+
+    Attributes:
+        repository, commit: where the code is, and the commit the checkout must be at.
+        config: the code's config file the driver reads, relative to the checkout.
+        unit_cube: the code works in the unit cube, mapped onto Fig. 1's box (the driver's
+            `--box`); else at the path's own points.
+        overrides: the driver's `--set KEY=VALUE` for Fig. 1's box (d -> the values).
+        ours: a name of ours -> (the stream name its runs draw from, the method).
+    """
+
+    repository: str
+    commit: str
+    config: str
+    unit_cube: bool
+    ours: dict[str, tuple[str, Callable[[], FunctionOptimizer]]]
+    overrides: Callable[[float], list[str]] = field(default=lambda width: [])
+
+
+def checked_commit(checkout: Path, code: ReferenceCode) -> str:
+    """The checkout's commit, which must be the code's.
+
+    Raises:
+        SystemExit: another commit.
+    """
+    head = subprocess.run(
+        ["git", "-C", str(checkout), "rev-parse", "HEAD"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    if not head.startswith(code.commit):
+        raise SystemExit(f"{checkout} is at {head[:7]}, not {code.repository} {code.commit}")
+    return head
+
+
+def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]:
+    """Each path's arrays (frequencies (M, d), phases (M,), weights (M,)) and index, as npz,
+    by path index."""
+    files = {}
+    for i, path in paths.items():
+        files[i] = folder / f"path{i}.npz"
+        save_npz(files[i], frequencies=path.frequencies, phases=path.phases,
+                 weights=path.weights, index=np.int64(i))  # fmt: skip
+    return files
+
+
+def reference_runs(
+    args: argparse.Namespace, driver_args: list[str], files: dict[int, Path], folder: Path,
+    dtype: str,
+) -> list[dict]:  # fmt: skip
+    """The driver on the paths' files in `dtype`, in `args.jobs` processes of the reference
+    environment; a path with a row in `folder` already (from a run that stopped) is not run
+    again."""
+
+    def rows() -> dict[int, dict]:
+        found = {}
+        for part in folder.glob(f"reference-{dtype}-*.jsonl"):
+            for line in part.read_text().splitlines():
+                row = json.loads(line)
+                found[row["path"]] = row
+        return found
+
+    todo = [file for i, file in files.items() if i not in rows()]
+    parts = [todo[k :: args.jobs] for k in range(args.jobs)]
+
+    def run(k: int) -> None:
+        out = folder / f"reference-{dtype}-{k}.jsonl"
+        command = [args.python, str(DRIVER), "--checkout", str(args.checkout), *driver_args]
+        command += ["--paths", *map(str, parts[k]), "--budget", str(args.budget)]
+        subprocess.run([*command, "--out", str(out), "--dtype", dtype], check=True,
+                       cwd=args.checkout)  # fmt: skip
+
+    with ThreadPoolExecutor(args.jobs) as pool:
+        list(pool.map(run, [k for k in range(args.jobs) if parts[k]]))
+    found = rows()
+    return [found[i] for i in files]
+
+
+def our_runs(
+    code: ReferenceCode, paths: dict[int, FourierSamplePath], d: int, budget: int
+) -> list[dict]:
+    """Each of our modes on each path, as Fig. 1 runs it: from x = 0, noiseless, from the
+    streams of its name."""
+    bounds = Fig1Settings().box
+    box, kernel = Box(bounds.lower, bounds.upper, d), RBF()
+    rows = []
+    with one_core():
+        for name, (stream, method) in code.ours.items():
+            for i, path in paths.items():
+                noise_rng, rng = run_streams(SEED, stream, d, 0.0, i)
+                started = time.process_time()
+                result = run_on_path(method(), path, kernel, 0.0, budget, box,
+                                     noise_rng=noise_rng, rng=rng)  # fmt: skip
+                rows.append(
+                    {
+                        "path": i,
+                        "method": name,
+                        "value": result.value,
+                        "best_observation_value": result.info["best_observation_value"],
+                        "evaluations": result.evaluations,
+                        "cpu_seconds": time.process_time() - started,
+                    }
+                )
+    return rows
+
+
+def difference_of_medians(reference: np.ndarray, ours: np.ndarray, seed: int) -> tuple:
+    """median(reference) - median(ours) of paired per-path values, with the 90 % percentile
+    bootstrap interval (the paths resampled in pairs)."""
+    result = stats.bootstrap(
+        (reference, ours),
+        lambda a, b, axis=-1: np.median(a, axis=axis) - np.median(b, axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=9999,
+        confidence_level=0.9,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    interval = result.confidence_interval
+    return float(np.median(reference) - np.median(ours)), interval.low, interval.high
+
+
+def main(code: ReferenceCode, description: str, out: str) -> None:
+    """The check's command line (the module docstring); `out` is its default --out."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("checkout", type=Path, help=f"{code.repository} at {code.commit}")
+    parser.add_argument("--python", required=True, help="the reference environment's Python")
+    parser.add_argument("--paths", type=int, nargs=2, default=(0, 20), metavar=("FIRST", "STOP"))
+    parser.add_argument("--d", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=500)
+    parser.add_argument("--jobs", type=int, default=2, help="reference processes at once")
+    parser.add_argument("--dtypes", nargs="+", default=["float32"], choices=DTYPES)
+    parser.add_argument("--out", type=Path, default=Path(out))
+    parser.add_argument(
+        "--work",
+        type=Path,
+        help="a folder for the exported paths and the reference code's rows, kept: a run that"
+        " stopped, started again with the same folder, runs only the paths without a row"
+        " (default: a temporary folder)",
+    )
+    args = parser.parse_args()
+    args.checkout = args.checkout.resolve()
+    commit = checked_commit(args.checkout, code)
+    settings = Fig1Settings()
+    kernel = RBF(settings.lengthscale, settings.outputscale)
+    paths = {
+        i: FourierSamplePath.draw(
+            kernel, args.d, settings.num_features, path_stream(SEED, args.d, i)
+        )
+        for i in range(*args.paths)
+    }
+    driver_args = ["--config", code.config]
+    if code.unit_cube:
+        box = settings.box
+        driver_args += ["--box", str(box.lower), str(box.upper)]
+        driver_args += ["--set", *code.overrides(box.upper - box.lower)]
+    rows = our_runs(code, paths, args.d, args.budget)
+    with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
+        folder = args.work or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        files = export(paths, folder)
+        for dtype in args.dtypes:
+            reference = reference_runs(args, driver_args, files, folder, dtype)
+            rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
+    ours = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    run = {"commit": commit, "localbo": ours, "d": args.d, "budget": args.budget}
+    kept = ("method", "path", "value", "best_observation_value", "evaluations", "cpu_seconds")
+    for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
+        append_row({**run, **{k: row[k] for k in kept}}, args.out)
+    codes = [f"reference code, {dtype}" for dtype in args.dtypes]
+    by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in (*codes, *code.ours)}
+    order = sorted(paths)
+    for key, name in QUANTITIES.items():
+        for code_name in codes:
+            reference_values = np.array([by[code_name][i][key] for i in order])
+            for other in code.ours:
+                mine = np.array([by[other][i][key] for i in order])
+                diff, low, high = difference_of_medians(reference_values, mine, args.paths[0])
+                summary = {
+                    "summary": f"{name}: {code_name} - {other}",
+                    "median_reference_code": float(np.median(reference_values)),
+                    "median_other": float(np.median(mine)),
+                    "difference_of_medians": diff,
+                    "low": low,
+                    "high": high,
+                    "paths": len(order),
+                }
+                append_row({**run, **summary}, args.out)
+    for method, runs in by.items():
+        cpu = [r["cpu_seconds"] for r in runs.values()]
+        summary = {"median": float(np.median(cpu)), "total": float(np.sum(cpu))}
+        append_row({**run, "summary": f"CPU seconds per run: {method}", **summary}, args.out)
