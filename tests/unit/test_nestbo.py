@@ -1,0 +1,149 @@
+"""NeST-BO: the Newton information against brute-force conditioning and its gradient against
+finite differences, the mean's Hessian against finite differences of its gradient, the move's
+two branches, the budget."""
+
+import numpy as np
+import pytest
+
+from localbo.gp import GP
+from localbo.kernels import RBF, Matern52
+from localbo.methods.nestbo import (
+    NeSTBO,
+    NeSTBOSettings,
+    NewtonInformation,
+    mean_derivatives,
+    nestbo,
+    newton_move,
+)
+from localbo.objective import Box, NoisyObjective
+from localbo.sample_paths import FourierSamplePath
+from localbo.seeding import rng_for
+from tests.unit.finite_differences import assert_gradient_close, central_difference
+
+# the unit kernel of the paper and one whose lengthscale and outputscale differ from 1 and from
+# each other, so that a wrong power of either shows
+KERNELS = [RBF(), RBF(0.6, 2.3)]
+
+
+def _gp(seed, d=3, n=8, kernel=KERNELS[0]):
+    rng = rng_for(seed, "nestbo-gp")
+    X = 0.3 * rng.standard_normal((n, d))
+    return GP(kernel, X, np.sin(2 * X[:, 0]) + X[:, 1] ** 2, noise_var=1e-3)
+
+
+def _explained(kernel, X, noise_var, x, step=1e-4):
+    """tr of the prior-minus-posterior covariances of grad f(x) and of Hess f(x)'s entries given
+    y(X), from the kernel matrix solved directly and the cross-covariances by finite differences
+    of k(., X) (central, of the closed-form gradient for the Hessian)."""
+    K = kernel(X, X) + noise_var * np.eye(len(X))
+    G = kernel.grad_x(x, X)  # (d, n)
+    d = len(x)
+    H = np.stack(
+        [(kernel.grad_x(x + step * e, X) - kernel.grad_x(x - step * e, X)) / (2 * step)
+         for e in np.eye(d)]
+    )  # (d, d, n)  # fmt: skip
+    rows = np.vstack([G, H.reshape(d * d, -1)])
+    return float(np.einsum("jn,jn->", rows, np.linalg.solve(K, rows.T).T))
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_information_is_the_fall_of_the_gradients_and_hessians_variance(kernel):
+    """The traces' fall after observing y(z), by brute force, equals alpha(z) to 1e-6 relative
+    (the Hessian's cross-covariance by finite differences)."""
+    gp = _gp(90, kernel=kernel)
+    x = np.array([0.1, -0.1, 0.0])
+    information = NewtonInformation(gp, x)
+    for z in ([0.25, 0.05, -0.1], [-0.2, 0.3, 0.1], [1.5, -1.0, 0.5]):
+        z = np.array(z)
+        before = _explained(kernel, gp.X, gp.noise_var, x)
+        after = _explained(kernel, np.vstack([gp.X, z]), gp.noise_var, x)
+        assert after - before > 1e-6
+        assert information(z)[0] == pytest.approx(after - before, rel=1e-6)
+        assert information.values(z[None, :])[0] == pytest.approx(after - before, rel=1e-6)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_information_gradient_matches_finite_differences(kernel):
+    gp = _gp(91, kernel=kernel)
+    x = np.array([0.1, -0.1, 0.0])
+    information = NewtonInformation(gp, x)
+    for z in ([0.25, 0.05, -0.1], [-0.15, 0.2, 0.18], [0.6, -0.4, 0.3]):
+        z = np.array(z)
+        _, grad = information(z)
+        numeric = central_difference(lambda p: information(p)[0], z)
+        assert_gradient_close(grad, numeric, rtol=1e-5)
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+def test_the_means_hessian_matches_finite_differences_of_its_gradient(kernel):
+    gp = _gp(92, kernel=kernel)
+    x = np.array([0.05, 0.1, -0.2])
+    g, H = mean_derivatives(gp, x)
+    assert_gradient_close(g, central_difference(lambda p: gp.mean(p[None, :])[0], x), rtol=1e-6)
+    for i in range(3):
+        numeric = central_difference(lambda p, i=i: gp.grad_mean(p)[i], x)
+        assert_gradient_close(H[i], numeric, rtol=1e-5)
+
+
+def test_the_information_needs_the_rbf_kernel():
+    gp = GP(Matern52(), np.zeros((1, 2)), np.zeros(1), 1e-3)
+    with pytest.raises(ValueError, match="RBF"):
+        NewtonInformation(gp, np.zeros(2))
+
+
+def test_near_a_minimum_of_the_mean_the_move_is_newtons_and_lowers_the_mean():
+    """On a bowl the Hessian is positive definite: the full Newton step passes Armijo's test and
+    lands within 0.05 of the mean's minimizer."""
+    d = 2
+    X = np.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.5], [-0.5, 0.0], [0.0, -0.5], [0.3, 0.3]])
+    gp = GP(RBF(), X, np.sum(X**2, axis=1), noise_var=1e-6)
+    x = np.array([0.2, -0.1])
+    _, H = mean_derivatives(gp, x)
+    assert np.all(np.linalg.eigvalsh(H) > 0)
+    end = newton_move(gp, x, Box(-1.0, 1.0, d), NeSTBOSettings())
+    assert np.linalg.norm(end) < 0.05
+    assert gp.mean(end[None, :])[0] < gp.mean(x[None, :])[0]
+
+
+def test_where_the_hessian_is_indefinite_the_move_is_a_normalized_gradient_step():
+    """On a saddle the step is along -g / ||g||, its length one of 0.5 * 0.5^k, at least the
+    floor's, and the mean falls."""
+    X = np.array([[0.0, 0.0], [0.5, 0.0], [0.0, 0.5], [-0.5, 0.0], [0.0, -0.5]])
+    gp = GP(RBF(), X, X[:, 0] ** 2 - X[:, 1] ** 2, noise_var=1e-6)
+    x = np.array([0.1, 0.1])
+    g, H = mean_derivatives(gp, x)
+    assert np.linalg.eigvalsh(H).min() < 0
+    step = newton_move(gp, x, Box(-1.0, 1.0, 2), NeSTBOSettings()) - x
+    length = np.linalg.norm(step)
+    assert step / length == pytest.approx(-g / np.linalg.norm(g), abs=1e-12)
+    assert np.log(length / 0.5) / np.log(0.5) == pytest.approx(
+        round(np.log(length / 0.5) / np.log(0.5)), abs=1e-9
+    )
+    assert gp.mean((x + step)[None, :])[0] < gp.mean(x[None, :])[0]
+
+
+def _objective(d, budget, sigma=0.0, seed=0):
+    path = FourierSamplePath.draw(RBF(), d, 256, rng_for(seed, "nestbo-path", d))
+    return NoisyObjective(path, sigma, budget, rng_for(seed, "nestbo-noise", d))
+
+
+def test_the_design_then_iterations_of_d_plus_one_evaluations_spend_the_budget():
+    d, iterations, design = 3, 4, 5
+    budget = 1 + design + iterations * (d + 1)
+    result = nestbo(
+        _objective(d, budget),
+        RBF(),
+        np.zeros(d),
+        Box(-5.0, 5.0, d),
+        rng_for(0, "nestbo"),
+        NeSTBOSettings(initial_points=design),
+    )
+    assert result.evaluations == budget and result.info["iterations"] == iterations
+
+
+def test_it_ends_where_the_gradient_is_small_and_its_best_observation_is_no_worse():
+    d = 2
+    objective = _objective(d, 120, seed=3)
+    result = NeSTBO().minimize(objective, RBF(), np.zeros(d), Box(-5.0, 5.0, d), rng_for(3, "n"))
+    assert np.linalg.norm(objective.true_gradient(result.x)) < 1e-2
+    assert result.info["best_observation_value"] <= result.value + 1e-9
