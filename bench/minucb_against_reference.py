@@ -22,13 +22,17 @@ from localbo.methods.minucb import MinUCB, MinUCBSettings
 MINUCB_CODE = ReferenceCode(
     repository="chinafzy1/Minimizing-UCB",
     commit="b729ee7",
-    config="configs/synthetic_experiment/minUCB_default.yaml",
-    unit_cube=True,
+    driver="reference_driver.py",
+    # the code's unit cube onto Fig. 1's box; its sampling box's half-width ours in its units
+    driver_args=lambda lower, upper: [
+        *("--config", "configs/synthetic_experiment/minUCB_default.yaml"),
+        *("--box", str(lower), str(upper)),
+        *("--set", f"delta={MinUCBSettings().delta / (upper - lower)}"),
+    ],
     ours={
         "reference mode": ("minucb", lambda: MinUCB(MinUCBSettings(reference_code=True))),
         "ours": ("minucb", lambda: MinUCB(MinUCBSettings())),
     },
-    overrides=lambda width: [f"delta={MinUCBSettings().delta / width}"],
 )
 
 if __name__ == "__main__":

@@ -20,8 +20,8 @@ from localbo.methods.mpd import MPD, MPDSettings
 MPD_CODE = ReferenceCode(
     repository="kayween/local-bo-mpd",
     commit="fa2e2e4",
-    config="configs/synthetic_experiment/mpd_default.yaml",
-    unit_cube=False,
+    driver="reference_driver.py",
+    driver_args=lambda lower, upper: ["--config", "configs/synthetic_experiment/mpd_default.yaml"],
     ours={
         "reference mode": ("mpd_reference", lambda: MPD(MPDSettings(reference_code=True))),
         "ours": ("mpd_short", lambda: MPD(MPDSettings())),

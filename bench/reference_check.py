@@ -4,9 +4,9 @@ A check (`mpd_against_reference.py`, `minucb_against_reference.py`) names the re
 repository, commit, config and the driver's overrides) and our modes of the method; `main` draws
 Fig. 1's paths (`fig1` defaults: RBF, unit hyperparameters, 4096 features; the paths of
 `path_stream`), runs ours on them from x = 0, noiseless, as Fig. 1 runs them, exports each path
-as arrays and runs `reference_driver.py` on them in the reference code's environment (`--python`,
+as arrays and runs the code's driver on them in the reference code's environment (`--python`,
 outside this repository; the driver's docstring lists every override), once per `--dtypes`
-(float32: as the authors' scripts run it; float64: a diagnosis of what single precision
+(float32 where the authors' scripts run it so; float64 then a diagnosis of what single precision
 changes). One row per path and method goes to --out; then, for the final iterate and the best
 observation, the difference of the medians (the authors' code minus each of ours) with its 90 %
 percentile bootstrap interval, the paths resampled in pairs; then each method's CPU seconds.
@@ -23,7 +23,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -39,9 +39,8 @@ from localbo.pipeline.fig1_job import path_stream, run_streams
 from localbo.pipeline.settings import SEED
 from localbo.sample_paths import FourierSamplePath
 
-DRIVER = Path(__file__).with_name("reference_driver.py")
+BENCH = Path(__file__).parent
 QUANTITIES = {"value": "final iterate", "best_observation_value": "best observation"}
-DTYPES = ("float32", "float64")  # the authors' scripts', and a diagnosis
 
 
 @dataclass(frozen=True)
@@ -50,19 +49,18 @@ class ReferenceCode:
 
     Attributes:
         repository, commit: where the code is, and the commit the checkout must be at.
-        config: the code's config file the driver reads, relative to the checkout.
-        unit_cube: the code works in the unit cube, mapped onto Fig. 1's box (the driver's
-            `--box`); else at the path's own points.
-        overrides: the driver's `--set KEY=VALUE` for Fig. 1's box (d -> the values).
+        driver: the script of bench/ that runs the code on exported paths.
+        driver_args: the driver's arguments for Fig. 1's box (lower, upper).
         ours: a name of ours -> (the stream name its runs draw from, the method).
+        dtypes: the precisions the code can run in, the one its authors' scripts use first.
     """
 
     repository: str
     commit: str
-    config: str
-    unit_cube: bool
+    driver: str
+    driver_args: Callable[[float, float], list[str]]
     ours: dict[str, tuple[str, Callable[[], FunctionOptimizer]]]
-    overrides: Callable[[float], list[str]] = field(default=lambda width: [])
+    dtypes: tuple[str, ...] = ("float32", "float64")
 
 
 def checked_commit(checkout: Path, code: ReferenceCode) -> str:
@@ -94,7 +92,7 @@ def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]
 
 
 def reference_runs(
-    args: argparse.Namespace, driver_args: list[str], files: dict[int, Path], folder: Path,
+    args: argparse.Namespace, code: ReferenceCode, files: dict[int, Path], folder: Path,
     dtype: str,
 ) -> list[dict]:  # fmt: skip
     """The driver on the paths' files in `dtype`, in `args.jobs` processes of the reference
@@ -114,7 +112,9 @@ def reference_runs(
 
     def run(k: int) -> None:
         out = folder / f"reference-{dtype}-{k}.jsonl"
-        command = [args.python, str(DRIVER), "--checkout", str(args.checkout), *driver_args]
+        box = Fig1Settings().box
+        command = [args.python, str(BENCH / code.driver), "--checkout", str(args.checkout)]
+        command += code.driver_args(box.lower, box.upper)
         command += ["--paths", *map(str, parts[k]), "--budget", str(args.budget)]
         subprocess.run([*command, "--out", str(out), "--dtype", dtype], check=True,
                        cwd=args.checkout)  # fmt: skip
@@ -179,7 +179,7 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
     parser.add_argument("--d", type=int, default=10)
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2, help="reference processes at once")
-    parser.add_argument("--dtypes", nargs="+", default=["float32"], choices=DTYPES)
+    parser.add_argument("--dtypes", nargs="+", default=code.dtypes[:1], choices=code.dtypes)
     parser.add_argument("--out", type=Path, default=Path(out))
     parser.add_argument(
         "--work",
@@ -199,18 +199,13 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         )
         for i in range(*args.paths)
     }
-    driver_args = ["--config", code.config]
-    if code.unit_cube:
-        box = settings.box
-        driver_args += ["--box", str(box.lower), str(box.upper)]
-        driver_args += ["--set", *code.overrides(box.upper - box.lower)]
     rows = our_runs(code, paths, args.d, args.budget)
     with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         files = export(paths, folder)
         for dtype in args.dtypes:
-            reference = reference_runs(args, driver_args, files, folder, dtype)
+            reference = reference_runs(args, code, files, folder, dtype)
             rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
     ours = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
                           text=True, check=True).stdout.strip()  # fmt: skip

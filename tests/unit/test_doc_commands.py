@@ -36,6 +36,8 @@ EXAMPLES = {
     "REFERENCE_PYTHON": "../mpd-py38/bin/python",
     "MINUCB_CHECKOUT": "../minucb",
     "MINUCB_PYTHON": "../minucb-py38/bin/python",
+    "NESTBO_CHECKOUT": "../nestbo",
+    "NESTBO_PYTHON": "../nestbo-py311/bin/python",
     "OVERRIDE.yaml": "bench/forecast_check.yaml",
     "TARGET": "figures/fig2_error_function.pdf",
 }

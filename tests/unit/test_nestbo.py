@@ -147,3 +147,26 @@ def test_it_ends_where_the_gradient_is_small_and_its_best_observation_is_no_wors
     result = NeSTBO().minimize(objective, RBF(), np.zeros(d), Box(-5.0, 5.0, d), rng_for(3, "n"))
     assert np.linalg.norm(objective.true_gradient(result.x)) < 1e-2
     assert result.info["best_observation_value"] <= result.value + 1e-9
+
+
+def test_the_refit_mode_fits_the_hyperparameters_within_the_codes_bounds(monkeypatch):
+    """With refit, every model is an ML-II fit within REFIT's box, two an iteration, and the
+    budget is spent as without."""
+    from localbo.methods import nestbo as module
+
+    fits = []
+    original = module.refitted
+
+    def recorded(gp, capacity, rng):
+        fitted = original(gp, capacity, rng)
+        fits.append(fitted.kernel.lengthscale)
+        return fitted
+
+    monkeypatch.setattr(module, "refitted", recorded)
+    d, iterations = 2, 3
+    budget = 1 + 4 + iterations * (d + 1)
+    result = nestbo(_objective(d, budget, seed=4), RBF(), np.zeros(d), Box(-5.0, 5.0, d),
+                    rng_for(4, "nestbo"), NeSTBOSettings(initial_points=4, refit=True))  # fmt: skip
+    assert result.evaluations == budget and len(fits) == 2 * iterations
+    low, high = module.REFIT.lengthscale_bounds
+    assert all(low <= ell <= high for ell in fits) and len(set(fits)) > 1

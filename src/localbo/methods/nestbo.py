@@ -57,7 +57,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from localbo.gp import GP
-from localbo.kernels import RBF, Kernel
+from localbo.hyperparameters import FitSettings, fit_hyperparameters
+from localbo.kernels import RBF, Kernel, make_kernel
 from localbo.linalg import solve_lower
 from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
@@ -84,6 +85,9 @@ class NeSTBOSettings:
         gradient_step, gradient_shrink, gradient_min_step: the normalized gradient step's first
             length, its shrink factor and floor (the code's 0.5, 0.5, 0.05).
         min_noise_var: nugget added to sigma^2 in the GP.
+        refit: fit the GP's hyperparameters by ML-II before each batch and before each move,
+            as the reference code does (`REFIT`), instead of the path's known ones: for the
+            check against that code, not for Fig. 1.
     """
 
     delta: float = 0.2
@@ -100,6 +104,7 @@ class NeSTBOSettings:
     gradient_shrink: float = 0.5
     gradient_min_step: float = 0.05
     min_noise_var: float = 1e-6
+    refit: bool = False
 
     def __post_init__(self) -> None:
         require(self, lambda v: v >= 1, ">= 1", "restarts", "raw_samples", "acquisition_iterations")
@@ -111,6 +116,22 @@ class NeSTBOSettings:
         require(
             self, lambda v: 0 < v < 1, "in (0, 1)", "armijo", "newton_shrink", "gradient_shrink"
         )
+
+
+# The reference code's fit, in the path's units: RBF lengthscale in [0.005, 10] of its unit cube
+# (Fig. 1's box is 10 wide), GPyTorch's noise floor 1e-4, one start at GPyTorch's initial
+# values. The code's lengthscales are ARD and its mean 0; ours one lengthscale and a fitted
+# constant mean (`localbo.hyperparameters`).
+REFIT = FitSettings(
+    restarts=1, start="gpytorch", lengthscale_bounds=(0.05, 100.0), noise_var_bounds=(1e-4, 10.0)
+)
+
+
+def refitted(gp: GP, capacity: int, rng: np.random.Generator) -> GP:
+    """The GP on gp's data with ML-II hyperparameters (`REFIT`)."""
+    params = fit_hyperparameters("rbf", gp.X, gp.y, rng, REFIT).params
+    kernel = make_kernel("rbf", params.lengthscale, params.outputscale)
+    return GP(kernel, gp.X, gp.y, params.noise_var, mean=params.mean, capacity=capacity)
 
 
 def hessian_cross(kernel: RBF, x: np.ndarray, Z: np.ndarray) -> np.ndarray:
@@ -272,6 +293,8 @@ def nestbo(
             best_x, best_y = point, float(value[0])
 
     while objective.remaining > 0:
+        if settings.refit:
+            gp = refitted(gp, objective.budget, rng)
         for _ in range(min(batch, objective.remaining)):
             lower = np.maximum(x - settings.delta, box.lower)
             upper = np.minimum(x + settings.delta, box.upper)
@@ -281,6 +304,8 @@ def nestbo(
             observe(z)
         if objective.remaining == 0:
             break
+        if settings.refit:
+            gp = refitted(gp, objective.budget, rng)
         x = newton_move(gp, x, box, settings)
         observe(x)
         iterations += 1

@@ -1,0 +1,40 @@
+"""NeST-BO (`localbo.methods.nestbo`) beside its authors' code on the same paths.
+
+The authors' code is PaulsonLab/NeST-BO at commit df51d33, in a checkout the caller brings (the
+script checks its commit), run unmodified in its own environment, outside this repository: a
+Python 3.11 with botorch 0.16.1 and gpytorch 1.14.3 as its `requirements.txt` pins, torch 2.13.0
+(CPU; it pins 2.6.0, whose only build here is CUDA's), hydra-core and omegaconf, given as
+`--python`; `nestbo_reference_driver.py` lists what it sets. The code refits its GP by ML-II
+every iteration and has no switch for known hyperparameters, so the check runs ours in the
+same mode: "reference mode" is NeST-BO refitting by ML-II as the code does (`refit`), with the
+code's lengths, given in its unit cube, read in the path's units (delta 0.2, the gradient step
+0.5 and its floor 0.05, each times the box's width 10); "ours" is NeST-BO as Fig. 1 runs it
+(known hyperparameters, our defaults). The code computes in float64 only. What the check does:
+`reference_check.py`.
+
+    python bench/nestbo_against_reference.py NESTBO_CHECKOUT --python NESTBO_PYTHON \\
+        --paths 0 20 --d 10 --budget 300 --jobs 2
+"""
+
+from reference_check import ReferenceCode, main  # bench/, the script's folder
+
+from localbo.methods.nestbo import NeSTBO, NeSTBOSettings
+
+WIDTH = 10.0  # Fig. 1's box [-5, 5]^d, the code's unit cube
+AS_THE_CODE = NeSTBOSettings(
+    refit=True, delta=0.2 * WIDTH, gradient_step=0.5 * WIDTH, gradient_min_step=0.05 * WIDTH
+)
+NESTBO_CODE = ReferenceCode(
+    repository="PaulsonLab/NeST-BO",
+    commit="df51d33",
+    driver="nestbo_reference_driver.py",
+    driver_args=lambda lower, upper: ["--box", str(lower), str(upper)],
+    ours={
+        "reference mode": ("nestbo", lambda: NeSTBO(AS_THE_CODE)),
+        "ours": ("nestbo", lambda: NeSTBO(NeSTBOSettings())),
+    },
+    dtypes=("float64",),
+)
+
+if __name__ == "__main__":
+    main(NESTBO_CODE, __doc__.split("\n\n")[0], "bench/results/nestbo_reference.jsonl")
