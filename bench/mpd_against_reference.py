@@ -30,7 +30,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
-from full_run import append_row, one_core  # bench/, the script's folder
+from full_run import append_row, code_version, one_core  # bench/, the script's folder
 from scipy import stats
 
 from localbo.io import save_npz
@@ -194,8 +194,7 @@ def main() -> None:
         for dtype in args.dtypes:
             reference = reference_runs(args, files, folder, dtype)
             rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
-    ours = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
-                          text=True, check=True).stdout.strip()  # fmt: skip
+    ours = code_version()
     run = {"commit": commit, "localbo": ours, "d": args.d, "budget": args.budget}
     kept = ("method", "path", "value", "best_observation_value", "evaluations", "cpu_seconds")
     for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
