@@ -26,6 +26,12 @@ restarts of 64 raw samples, the move of sub-steps 0.01 while p* >= 0.65). Writes
 per path: the final iterate and the best observation with their true f, the evaluations, the
 CPU seconds.
 
+With `--trace FILE` (one path), the run is also recorded step by step, for
+`bench/mpd_step_by_step.py`: at every acquisition optimization the iterate, the model's window
+(inputs and targets) and the point and value the code chose; at every move the window and the
+iterates before and after. The recording wraps botorch's `optimize_acqf` and the optimizer's
+`move` from outside; it changes no computation of the code.
+
     REFERENCE_PYTHON bench/mpd_reference_driver.py --checkout DIR --paths P0.npz ... --budget 500
 """
 
@@ -95,6 +101,60 @@ def run_path(file, cfg, config, loop, budget, noise_variance, dtype):
     }
 
 
+def record(trace):
+    """Wrap botorch's `optimize_acqf` and `MPDOptimizer.move` so each call appends what it saw
+    and returned to `trace` (a dict of lists); the calls themselves run unchanged."""
+    import botorch
+    from src.optimizers import MPDOptimizer
+
+    def array(tensor):
+        return tensor.detach().double().numpy().copy()
+
+    optimize_acqf, move = botorch.optim.optimize_acqf, MPDOptimizer.move
+
+    def traced_optimize_acqf(acq_function, bounds, **kwargs):
+        candidate, value = optimize_acqf(acq_function, bounds, **kwargs)
+        model = acq_function.model
+        trace["acquisition"].append(
+            {
+                "x": array(acq_function.theta_i).reshape(-1),
+                "X": array(model.train_inputs[0]),
+                "targets": array(model.train_targets),
+                "mean_d": array(acq_function.mean_d).reshape(-1),
+                "chosen": array(candidate).reshape(-1),
+                "value": float(value),
+            }
+        )
+        return candidate, value
+
+    def traced_move(self, method):
+        before = array(self.params).reshape(-1)
+        X, targets = array(self.model.train_inputs[0]), array(self.model.train_targets)
+        move(self, method)
+        after = array(self.params).reshape(-1)
+        trace["move"].append({"x": before, "X": X, "targets": targets, "after": after})
+
+    botorch.optim.optimize_acqf = traced_optimize_acqf
+    MPDOptimizer.move = traced_move
+
+
+def save_trace(trace, file):
+    """The trace as npz: per kind and field one stacked array (windows padded with NaN)."""
+    arrays = {}
+    for kind, steps in trace.items():
+        for field in steps[0]:
+            values = [step[field] for step in steps]
+            if np.ndim(values[0]) == 0:
+                arrays[f"{kind}_{field}"] = np.array(values)
+                continue
+            shape = np.max([np.shape(v) for v in values], axis=0)
+            padded = np.full((len(values), *shape), np.nan)
+            for k, v in enumerate(values):
+                padded[(k, *[slice(0, n) for n in np.shape(v)])] = v
+            arrays[f"{kind}_{field}"] = padded
+    np.savez(file, **arrays)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", required=True, help="the reference code's checkout")
@@ -103,7 +163,10 @@ def main():
     parser.add_argument("--noise-variance", type=float, default=0.01)
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float32")
     parser.add_argument("--out", required=True, help="JSON lines, one per path, appended")
+    parser.add_argument("--trace", help="npz: the run step by step (one path only)")
     args = parser.parse_args()
+    if args.trace and len(args.paths) != 1:
+        parser.error("--trace records one path's run")
 
     sys.path.insert(0, args.checkout)
     import torch
@@ -118,12 +181,17 @@ def main():
 
     with open(args.checkout + "/configs/synthetic_experiment/mpd_default.yaml") as handle:
         cfg = config.insert(yaml.load(handle, Loader=yaml.Loader), config.insertion_config)
+    trace = {"acquisition": [], "move": []}
+    if args.trace:
+        record(trace)
     with open(args.out, "a") as out:
         for file in args.paths:
             row = run_path(file, cfg, config, loop, args.budget, args.noise_variance, dtype)
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(json.dumps(row), flush=True)
+    if args.trace:
+        save_trace(trace, args.trace)
 
 
 if __name__ == "__main__":

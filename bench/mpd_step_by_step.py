@@ -1,0 +1,101 @@
+"""MPD's reference mode against its authors' code step by step, on the code's own states.
+
+`bench/mpd_reference_driver.py --trace` records one run of kayween/local-bo-mpd (every
+acquisition optimization: the iterate, the window, the gradient mean of the iteration, the point
+chosen and its value; every move: the window and the iterates before and after). This script
+puts each recorded state into `localbo.methods.mpd` and asks it the same questions, so a
+departure shows where it happens instead of in the final values of whole runs:
+
+- acquisition: our alpha at the code's chosen point against the code's value (the same function
+  if the ratio is 1), as the reference mode computes it and with the gradient covariance clamped
+  entrywise at 1e-9 (what the reference mode did in the acquisition before; the code clamps only
+  in the move); and the value our L-BFGS-B restarts reach from the state against the code's;
+- move: our move from the state (reference mode) against the code's end point.
+
+The code maximizes -f: its targets are the window's standardized -f, so ours are their negation.
+Writes one JSON line per question with the median and the 10 % and 90 % quantiles of the ratios
+and distances.
+
+    python bench/mpd_step_by_step.py TRACE.npz --out bench/results/mpd_step_by_step.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+from full_run import append_row, code_version  # bench/, the script's folder
+
+from localbo.gp import GP
+from localbo.kernels import RBF
+from localbo.methods.mpd import (
+    REFERENCE_NOISE_VAR,
+    DownhillQuadratic,
+    MPDSettings,
+    move,
+    sample_point,
+)
+from localbo.objective import Box
+from localbo.pipeline.fig1 import Fig1Settings
+
+
+def window(trace: dict, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Step k's window: (n, d) inputs and (n,) targets of f (the code's, negated), NaN rows
+    dropped."""
+    X, targets = trace[f"{kind}_X"][k], trace[f"{kind}_targets"][k]
+    kept = ~np.isnan(targets)
+    return X[kept], -targets[kept]
+
+
+def quantiles(values: list[float]) -> dict:
+    """Median and 10 % / 90 % quantiles, and the count."""
+    q10, q50, q90 = np.quantile(values, [0.1, 0.5, 0.9])
+    return {"median": float(q50), "q10": float(q10), "q90": float(q90), "steps": len(values)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("trace", type=Path, help="npz from mpd_reference_driver.py --trace")
+    parser.add_argument("--seed", type=int, default=0, help="our restarts' stream")
+    parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_step_by_step.jsonl"))
+    args = parser.parse_args()
+    trace = dict(np.load(args.trace))
+    fig1 = Fig1Settings()
+    kernel = RBF(fig1.lengthscale, fig1.outputscale)
+    d = trace["move_x"].shape[1]
+    box = Box(fig1.box.lower, fig1.box.upper, d)
+    settings = MPDSettings(reference_code=True)
+    rng = np.random.default_rng(args.seed)
+    same, clamped, reached = [], [], []
+    for k in range(len(trace["acquisition_value"])):
+        X, y = window(trace, "acquisition", k)
+        gp = GP(kernel, X, y, REFERENCE_NOISE_VAR)
+        x, mean = trace["acquisition_x"][k], -trace["acquisition_mean_d"][k]
+        chosen, value = trace["acquisition_chosen"][k][None, :], trace["acquisition_value"][k]
+        same.append(float(DownhillQuadratic(gp, x, mean).values(chosen)[0]) / value)
+        clamped.append(float(DownhillQuadratic(gp, x, mean, clamp=True).values(chosen)[0]) / value)
+        ours = sample_point(gp, x, mean, box, rng, settings)
+        reached.append(float(DownhillQuadratic(gp, x, mean).values(ours[None, :])[0]) / value)
+    distance, travelled = [], []
+    for k in range(len(trace["move_x"])):
+        X, y = window(trace, "move", k)
+        x, after = trace["move_x"][k], trace["move_after"][k]
+        ours = move(GP(kernel, X, y, REFERENCE_NOISE_VAR), x, box, settings)
+        distance.append(float(np.linalg.norm(ours - after)))
+        travelled.append(float(np.linalg.norm(after - x)))
+    run = {"localbo": code_version(), "trace": args.trace.name, "d": d}
+    rows = {
+        "acquisition at the code's point, ours / code's": same,
+        "acquisition at the code's point, clamped covariance / code's": clamped,
+        "acquisition our restarts reach / code's": reached,
+        "move: distance of our end point from the code's": distance,
+        "move: the code's step length": travelled,
+    }
+    for question, values in rows.items():
+        row = {**run, "question": question, **quantiles(values)}
+        append_row(row, args.out)
+
+
+if __name__ == "__main__":
+    main()
