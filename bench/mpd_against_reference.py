@@ -66,6 +66,17 @@ def checked_commit(checkout: Path) -> str:
     return head
 
 
+def fig1_paths(d: int, indices: range) -> dict[int, FourierSamplePath]:
+    """Fig. 1's paths of dimension d (its defaults: RBF, unit hyperparameters, 4096 features),
+    by index."""
+    settings = Fig1Settings()
+    kernel = RBF(settings.lengthscale, settings.outputscale)
+    return {
+        i: FourierSamplePath.draw(kernel, d, settings.num_features, path_stream(SEED, d, i))
+        for i in indices
+    }
+
+
 def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]:
     """Each path's arrays (frequencies (M, d), phases (M,), weights (M,)) and index, as npz,
     by path index."""
@@ -178,14 +189,7 @@ def main() -> None:
     args = parser.parse_args()
     args.checkout = args.checkout.resolve()
     commit = checked_commit(args.checkout)
-    settings = Fig1Settings()
-    kernel = RBF(settings.lengthscale, settings.outputscale)
-    paths = {
-        i: FourierSamplePath.draw(
-            kernel, args.d, settings.num_features, path_stream(SEED, args.d, i)
-        )
-        for i in range(*args.paths)
-    }
+    paths = fig1_paths(args.d, range(*args.paths))
     rows = our_runs(paths, args.d, args.budget)
     with tempfile.TemporaryDirectory(prefix="mpd-reference-") as scratch:
         folder = args.work or Path(scratch)

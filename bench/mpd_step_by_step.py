@@ -1,6 +1,8 @@
 """MPD's reference mode against its authors' code step by step, on the code's own states.
 
-`bench/mpd_reference_driver.py --trace` records one run of kayween/local-bo-mpd (every
+The script exports one of Fig. 1's paths, runs the authors' code on it through
+`bench/mpd_reference_driver.py --trace` (in the checkout and environment
+`bench/mpd_against_reference.py` takes, from x = 0, noiseless), which records the run (every
 acquisition optimization: the iterate, the window, the gradient mean of the iteration, the point
 chosen and its value; every move: the window and the iterates before and after). This script
 puts each recorded state into `localbo.methods.mpd` and asks it the same questions, so a
@@ -8,24 +10,31 @@ departure shows where it happens instead of in the final values of whole runs:
 
 - acquisition: our alpha at the code's chosen point against the code's value (the same function
   if the ratio is 1), as the reference mode computes it and with the gradient covariance clamped
-  entrywise at 1e-9 (what the reference mode did in the acquisition before; the code clamps only
-  in the move); and the value our L-BFGS-B restarts reach from the state against the code's;
+  entrywise at 1e-9 (the code's clamp, which it applies in its move only: what the clamp would
+  change in the acquisition); and the value our L-BFGS-B restarts reach from the state against
+  the code's;
 - move: our move from the state (reference mode) against the code's end point.
 
 The code maximizes -f: its targets are the window's standardized -f, so ours are their negation.
 Writes one JSON line per question with the median and the 10 % and 90 % quantiles of the ratios
 and distances.
 
-    python bench/mpd_step_by_step.py TRACE.npz --out bench/results/mpd_step_by_step.jsonl
+With `--work`, the exported path and the trace are kept there, and a trace found there is used
+instead of running the code again (a run takes minutes).
+
+    python bench/mpd_step_by_step.py CHECKOUT --python REFERENCE_PYTHON --path 0 --dtype float64
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
+import tempfile
 from pathlib import Path
 
 import numpy as np
 from full_run import append_row, code_version  # bench/, the script's folder
+from mpd_against_reference import COMMIT, DRIVER, checked_commit, export, fig1_paths
 
 from localbo.gp import GP
 from localbo.kernels import RBF
@@ -54,17 +63,40 @@ def quantiles(values: list[float]) -> dict:
     return {"median": float(q50), "q10": float(q10), "q90": float(q90), "steps": len(values)}
 
 
+def recorded(args: argparse.Namespace, folder: Path) -> dict[str, np.ndarray]:
+    """The authors' code's run on the path, step by step: the driver's trace in `folder`, made
+    there first unless a trace is found."""
+    trace = folder / f"mpd-trace-d{args.d}-path{args.path}-{args.dtype}.npz"
+    if not trace.exists():
+        (file,) = export(fig1_paths(args.d, range(args.path, args.path + 1)), folder).values()
+        command = [args.python, str(DRIVER), "--checkout", str(args.checkout), "--paths", str(file)]
+        command += ["--budget", str(args.budget), "--dtype", args.dtype]
+        command += ["--out", str(folder / "runs.jsonl"), "--trace", str(trace)]
+        subprocess.run(command, check=True, cwd=args.checkout)
+    return dict(np.load(trace))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("trace", type=Path, help="npz from mpd_reference_driver.py --trace")
+    parser.add_argument("checkout", type=Path, help="kayween/local-bo-mpd at " + COMMIT)
+    parser.add_argument("--python", required=True, help="the reference environment's Python")
+    parser.add_argument("--path", type=int, default=0, help="the index of Fig. 1's path")
+    parser.add_argument("--d", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=500)
+    parser.add_argument("--dtype", choices=("float32", "float64"), default="float64")
     parser.add_argument("--seed", type=int, default=0, help="our restarts' stream")
+    parser.add_argument("--work", type=Path, help="a folder for the path and the trace, kept")
     parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_step_by_step.jsonl"))
     args = parser.parse_args()
-    trace = dict(np.load(args.trace))
+    args.checkout = args.checkout.resolve()
+    commit = checked_commit(args.checkout)
+    with tempfile.TemporaryDirectory(prefix="mpd-step-") as scratch:
+        folder = args.work or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        trace = recorded(args, folder)
     fig1 = Fig1Settings()
     kernel = RBF(fig1.lengthscale, fig1.outputscale)
-    d = trace["move_x"].shape[1]
-    box = Box(fig1.box.lower, fig1.box.upper, d)
+    box = Box(fig1.box.lower, fig1.box.upper, args.d)
     settings = MPDSettings(reference_code=True)
     rng = np.random.default_rng(args.seed)
     same, clamped, reached = [], [], []
@@ -84,7 +116,8 @@ def main() -> None:
         ours = move(GP(kernel, X, y, REFERENCE_NOISE_VAR), x, box, settings)
         distance.append(float(np.linalg.norm(ours - after)))
         travelled.append(float(np.linalg.norm(after - x)))
-    run = {"localbo": code_version(), "trace": args.trace.name, "d": d}
+    run = {"commit": commit, "localbo": code_version(), "d": args.d, "budget": args.budget,
+           "path": args.path, "dtype": args.dtype}  # fmt: skip
     rows = {
         "acquisition at the code's point, ours / code's": same,
         "acquisition at the code's point, clamped covariance / code's": clamped,

@@ -22,6 +22,7 @@ from localbo.gallery.summary.methods import (
     method_comparison,
     mpd_pair,
     mpd_reference,
+    mpd_step_by_step,
 )
 from localbo.gallery.summary.paper import (
     comparison,
@@ -52,6 +53,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "landscape": landscape,
     "rbf_error": rbf_error,
     "mpd_reference": mpd_reference,
+    "mpd_step_by_step": mpd_step_by_step,
 }
 
 

@@ -126,13 +126,34 @@ def mpd_pair(gallery: Path) -> str:
     )
 
 
-def _mpd_bench(gallery: Path) -> list[dict]:
-    """The last run's rows of bench/mpd_against_reference.py (its results sit beside the
-    gallery's folder, figures/, in the repository)."""
-    lines = (gallery.parents[1] / "bench" / "results" / "mpd_reference.jsonl").read_text()
+def _mpd_bench(gallery: Path, name: str = "mpd_reference") -> list[dict]:
+    """The last run's rows of a bench result on MPD and its authors' code (the results sit in
+    bench/results/ beside the gallery's folder, figures/, in the repository): those made with
+    the last row's commits, d and budget."""
+    lines = (gallery.parents[1] / "bench" / "results" / f"{name}.jsonl").read_text()
     rows = [json.loads(line) for line in lines.splitlines()]
     last = {k: rows[-1][k] for k in ("commit", "localbo", "d", "budget")}
     return [r for r in rows if all(r[k] == v for k, v in last.items())]
+
+
+def mpd_step_by_step(gallery: Path) -> str:
+    """docs/methods.md's table of the reference mode on the authors' code's own states."""
+    rows = _mpd_bench(gallery, "mpd_step_by_step")
+    runs = list(dict.fromkeys((r["path"], r["dtype"]) for r in rows))
+    lines = ["| question | " + " | ".join(f"path {p}, {t}" for p, t in runs) + " |",
+             "|---|" + "---|" * len(runs)]  # fmt: skip
+    by = {(r["question"], r["path"], r["dtype"]): r for r in rows}
+    for question in dict.fromkeys(r["question"] for r in rows):
+        cells = [by[question, *run] for run in runs]
+        spans = [f"{r['median']:.3g} [{r['q10']:.3g}, {r['q90']:.3g}]" for r in cells]
+        lines.append(f"| {question} | " + " | ".join(spans) + " |")
+    first = rows[0]
+    return table_and_text(
+        lines,
+        f"Medians over the run's steps with their 10 % and 90 % quantiles ({first['steps']} "
+        f"acquisition optimizations and their moves at budget {first['budget']}, d = "
+        f"{first['d']}), the authors' code at commit {first['commit'][:7]}.",
+    )
 
 
 def mpd_reference(gallery: Path) -> str:
