@@ -15,9 +15,11 @@ departure shows where it happens instead of in the final values of whole runs:
   the code's;
 - move: our move from the state (reference mode) against the code's end point.
 
-The code maximizes -f: its targets are the window's standardized -f, so ours are their negation.
-Writes one JSON line per question with the median and the 10 % and 90 % quantiles of the ratios
-and distances.
+The gradient mean the acquisition keeps for an iteration is checked too (ours from the window
+at the iteration's first acquisition, against the code's), from the second iteration on (the
+first's is 0). The code maximizes -f: its targets are the window's standardized -f, so ours
+are their negation. Writes one JSON line per question with the median and the 10 % and 90 %
+quantiles of the ratios and distances.
 
 With `--work`, the exported path and the trace are kept there, and a trace found there is used
 instead of running the code again (a run takes minutes).
@@ -99,11 +101,13 @@ def main() -> None:
     box = Box(fig1.box.lower, fig1.box.upper, args.d)
     settings = MPDSettings(reference_code=True)
     rng = np.random.default_rng(args.seed)
-    same, clamped, reached = [], [], []
+    same, clamped, reached, means = [], [], [], []
     for k in range(len(trace["acquisition_value"])):
         X, y = window(trace, "acquisition", k)
         gp = GP(kernel, X, y, REFERENCE_NOISE_VAR)
         x, mean = trace["acquisition_x"][k], -trace["acquisition_mean_d"][k]
+        if k % args.d == 0 and k > 0:  # an iteration's first point: the window ends with f(x)
+            means.append(float(np.linalg.norm(gp.grad_mean(x) - mean) / np.linalg.norm(mean)))
         chosen, value = trace["acquisition_chosen"][k][None, :], trace["acquisition_value"][k]
         same.append(float(DownhillQuadratic(gp, x, mean).values(chosen)[0]) / value)
         clamped.append(float(DownhillQuadratic(gp, x, mean, clamp=True).values(chosen)[0]) / value)
@@ -119,6 +123,7 @@ def main() -> None:
     run = {"commit": commit, "localbo": code_version(), "d": args.d, "budget": args.budget,
            "path": args.path, "dtype": args.dtype}  # fmt: skip
     rows = {
+        "gradient mean at an iteration's start: relative distance from the code's": means,
         "acquisition at the code's point, ours / code's": same,
         "acquisition at the code's point, clamped covariance / code's": clamped,
         "acquisition our restarts reach / code's": reached,
