@@ -126,16 +126,26 @@ OURS = {
 }
 
 
-def our_runs(paths: dict[int, FourierSamplePath], d: int, budget: int) -> list[dict]:
+def our_runs(
+    paths: dict[int, FourierSamplePath], d: int, budget: int, streams: int = 1
+) -> list[dict]:
     """MPD in its reference mode and at its defaults on each path, as Fig. 1 runs it (on the
-    gallery's paths 0-9 the same runs as its MPD pair)."""
+    gallery's paths 0-9 the same runs as its MPD pair); with `streams` > 1, the reference mode
+    again with the optimizer streams of seeds SEED + 1, ..., SEED + streams - 1 (method
+    "reference mode, stream s"): how far runs that differ only in their restarts' starts end
+    apart."""
     bounds = Fig1Settings().box
     box, kernel = Box(bounds.lower, bounds.upper, d), RBF()
+    stream, reference = OURS["reference mode"]
+    runs = [(name, stream_name, settings, SEED) for name, (stream_name, settings) in OURS.items()]
+    runs += [
+        (f"reference mode, stream {s}", stream, reference, SEED + s) for s in range(1, streams)
+    ]
     rows = []
     with one_core():
-        for name, (stream, settings) in OURS.items():
+        for name, stream_name, settings, seed in runs:
             for i, path in paths.items():
-                noise_rng, rng = run_streams(SEED, stream, d, 0.0, i)
+                noise_rng, rng = run_streams(seed, stream_name, d, 0.0, i)
                 started = time.process_time()
                 result = run_on_path(MPD(settings), path, kernel, 0.0, budget, box,
                                      noise_rng=noise_rng, rng=rng)  # fmt: skip
@@ -178,6 +188,9 @@ def main() -> None:
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2, help="reference processes at once")
     parser.add_argument("--dtypes", nargs="+", default=["float32"], choices=DTYPES)
+    parser.add_argument(
+        "--streams", type=int, default=1, help="restart streams of the reference mode (1: its own)"
+    )
     parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_reference.jsonl"))
     parser.add_argument(
         "--work",
@@ -190,7 +203,7 @@ def main() -> None:
     args.checkout = args.checkout.resolve()
     commit = checked_commit(args.checkout)
     paths = fig1_paths(args.d, range(*args.paths))
-    rows = our_runs(paths, args.d, args.budget)
+    rows = our_runs(paths, args.d, args.budget, args.streams)
     with tempfile.TemporaryDirectory(prefix="mpd-reference-") as scratch:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -204,7 +217,7 @@ def main() -> None:
     for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
         append_row({**run, **{k: row[k] for k in kept}}, args.out)
     codes = [f"reference code, {dtype}" for dtype in args.dtypes]
-    methods = (*codes, "reference mode", "ours")
+    methods = list(dict.fromkeys(r["method"] for r in rows))
     by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in methods}
     order = sorted(by["reference mode"])
     for key, name in QUANTITIES.items():
