@@ -9,17 +9,17 @@ puts each recorded state into `localbo.methods.mpd` and asks it the same questio
 departure shows where it happens instead of in the final values of whole runs:
 
 - acquisition: our alpha at the code's chosen point against the code's value (the same function
-  if the ratio is 1), as the reference mode computes it and with the gradient covariance clamped
-  entrywise at 1e-9 (the code's clamp, which it applies in its move only: what the clamp would
-  change in the acquisition); and the value our L-BFGS-B restarts reach from the state against
-  the code's;
+  if their ratio less 1 is 0), as the reference mode computes it and with the gradient
+  covariance clamped entrywise at 1e-9 (the code's clamp, which it applies in its move only:
+  what the clamp would change in the acquisition); and the value our L-BFGS-B restarts reach
+  from the state against the code's;
 - move: our move from the state (reference mode) against the code's end point.
 
 The gradient mean the acquisition keeps for an iteration is checked too (ours from the window
 at the iteration's first acquisition, against the code's), from the second iteration on (the
 first's is 0). The code maximizes -f: its targets are the window's standardized -f, so ours
 are their negation. Writes one JSON line per question with the median and the 10 % and 90 %
-quantiles of the ratios and distances.
+quantiles of the ratios less 1 and of the distances.
 
 With `--work`, the exported path and the trace are kept there, and a trace found there is used
 instead of running the code again (a run takes minutes).
@@ -109,10 +109,11 @@ def main() -> None:
         if k % args.d == 0 and k > 0:  # an iteration's first point: the window ends with f(x)
             means.append(float(np.linalg.norm(gp.grad_mean(x) - mean) / np.linalg.norm(mean)))
         chosen, value = trace["acquisition_chosen"][k][None, :], trace["acquisition_value"][k]
-        same.append(float(DownhillQuadratic(gp, x, mean).values(chosen)[0]) / value)
-        clamped.append(float(DownhillQuadratic(gp, x, mean, clamp=True).values(chosen)[0]) / value)
+        same.append(float(DownhillQuadratic(gp, x, mean).values(chosen)[0]) / value - 1)
+        clamp = DownhillQuadratic(gp, x, mean, clamp=True)
+        clamped.append(float(clamp.values(chosen)[0]) / value - 1)
         ours = sample_point(gp, x, mean, box, rng, settings)
-        reached.append(float(DownhillQuadratic(gp, x, mean).values(ours[None, :])[0]) / value)
+        reached.append(float(DownhillQuadratic(gp, x, mean).values(ours[None, :])[0]) / value - 1)
     distance, travelled = [], []
     for k in range(len(trace["move_x"])):
         X, y = window(trace, "move", k)
@@ -124,9 +125,9 @@ def main() -> None:
            "path": args.path, "dtype": args.dtype}  # fmt: skip
     rows = {
         "gradient mean at an iteration's start: relative distance from the code's": means,
-        "acquisition at the code's point, ours / code's": same,
-        "acquisition at the code's point, clamped covariance / code's": clamped,
-        "acquisition our restarts reach / code's": reached,
+        "acquisition at the code's point: ours / code's - 1": same,
+        "acquisition at the code's point, covariance clamped: ours / code's - 1": clamped,
+        "acquisition our restarts reach: ours / code's - 1": reached,
         "move: distance of our end point from the code's": distance,
         "move: the code's step length": travelled,
     }
