@@ -8,8 +8,11 @@ as `--python`. The script draws Fig. 1's paths (`fig1` defaults: RBF, unit hyper
 features; the paths of `path_stream`), exports each as arrays, runs
 `bench/mpd_reference_driver.py` on them with that Python (its docstring lists every override)
 once per `--dtypes` (float32: as the authors' script runs it; float64: a diagnosis of what
-single precision changes), and runs on the same paths, from x = 0, noiseless, at the same
-budget: MPD in its reference mode and at its defaults (`localbo.methods.mpd`). One row per path
+single precision changes), and runs on the same paths, from x = 0, noiseless: MPD at its
+defaults (`localbo.methods.mpd`) at the budget, and in its reference mode at the evaluations the
+code spends (`code_evaluations`: the code stops at the first iteration that ends at or past the
+budget, so its last iteration samples all its d points; 506 at budget 500, d = 10; ours, whose
+budget is a cap, would end that iteration after 4 and move on less data). One row per path
 and method goes to --out; then, for the final iterate and the best observation, the difference
 of the medians (the authors' code minus each of ours) with its 90 % percentile bootstrap
 interval, the paths resampled in pairs. The reference code's runs take minutes each: with
@@ -126,28 +129,40 @@ OURS = {
 }
 
 
+def code_evaluations(budget: int, d: int) -> int:
+    """The evaluations the code spends at `budget`: whole iterations of d + 1 (the iterate and
+    d points), until one ends at or past the budget.
+
+    Example:
+        >>> code_evaluations(500, 10), code_evaluations(495, 10)
+        (506, 495)
+    """
+    return -(-budget // (d + 1)) * (d + 1)
+
+
 def our_runs(
     paths: dict[int, FourierSamplePath], d: int, budget: int, streams: int = 1
 ) -> list[dict]:
-    """MPD in its reference mode and at its defaults on each path, as Fig. 1 runs it (on the
-    gallery's paths 0-9 the same runs as its MPD pair); with `streams` > 1, the reference mode
+    """MPD at its defaults (at `budget`) and in its reference mode (at `code_evaluations`) on
+    each path, with Fig. 1's streams and box; with `streams` > 1, the reference mode
     again with the optimizer streams of seeds SEED + 1, ..., SEED + streams - 1 (method
     "reference mode, stream s"): how far runs that differ only in their restarts' starts end
     apart."""
     bounds = Fig1Settings().box
     box, kernel = Box(bounds.lower, bounds.upper, d), RBF()
     stream, reference = OURS["reference mode"]
-    runs = [(name, stream_name, settings, SEED) for name, (stream_name, settings) in OURS.items()]
-    runs += [
-        (f"reference mode, stream {s}", stream, reference, SEED + s) for s in range(1, streams)
-    ]
+    spent = code_evaluations(budget, d)
+    runs = [(name, stream_name, settings, SEED, spent if settings.reference_code else budget)
+            for name, (stream_name, settings) in OURS.items()]  # fmt: skip
+    runs += [(f"reference mode, stream {s}", stream, reference, SEED + s, spent)
+             for s in range(1, streams)]  # fmt: skip
     rows = []
     with one_core():
-        for name, stream_name, settings, seed in runs:
+        for name, stream_name, settings, seed, evaluations in runs:
             for i, path in paths.items():
                 noise_rng, rng = run_streams(seed, stream_name, d, 0.0, i)
                 started = time.process_time()
-                result = run_on_path(MPD(settings), path, kernel, 0.0, budget, box,
+                result = run_on_path(MPD(settings), path, kernel, 0.0, evaluations, box,
                                      noise_rng=noise_rng, rng=rng)  # fmt: skip
                 rows.append(
                     {
