@@ -14,9 +14,10 @@ code spends (`code_evaluations`: the code stops at the first iteration that ends
 budget, so its last iteration samples all its d points; 506 at budget 500, d = 10; ours, whose
 budget is a cap, would end that iteration after 4 and move on less data). One row per path
 and method goes to --out; then, for the final iterate and the best observation, the difference
-of the medians (the authors' code minus each of ours) with its 90 % percentile bootstrap
-interval, the paths resampled in pairs. The reference code's runs take minutes each: with
-`--work`, a run that stopped resumes where it stopped.
+of the medians (the authors' code minus each of ours, and each other stream of the reference
+mode minus its own) with its 90 % percentile bootstrap interval, the paths resampled in pairs.
+The reference code's runs take minutes each: with `--work`, a run that stopped resumes where it
+stopped.
 
     python bench/mpd_against_reference.py CHECKOUT --python REFERENCE_PYTHON --paths 0 20 \\
         --d 10 --budget 500 --jobs 2 --dtypes float32 float64
@@ -235,22 +236,23 @@ def main() -> None:
     methods = list(dict.fromkeys(r["method"] for r in rows))
     by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in methods}
     order = sorted(by["reference mode"])
+    pairs = [(code, other) for code in codes for other in ("reference mode", "ours")]
+    pairs += [(m, "reference mode") for m in methods if m.startswith("reference mode, stream")]
     for key, name in QUANTITIES.items():
-        for code_name in codes:
-            code = np.array([by[code_name][i][key] for i in order])
-            for other in ("reference mode", "ours"):
-                mine = np.array([by[other][i][key] for i in order])
-                diff, low, high = difference_of_medians(code, mine, args.paths[0])
-                summary = {
-                    "summary": f"{name}: {code_name} - {other}",
-                    "median_reference_code": float(np.median(code)),
-                    "median_other": float(np.median(mine)),
-                    "difference_of_medians": diff,
-                    "low": low,
-                    "high": high,
-                    "paths": len(order),
-                }
-                append_row({**run, **summary}, args.out)
+        for first, other in pairs:
+            values = np.array([by[first][i][key] for i in order])
+            mine = np.array([by[other][i][key] for i in order])
+            diff, low, high = difference_of_medians(values, mine, args.paths[0])
+            summary = {
+                "summary": f"{name}: {first} - {other}",
+                "median_first": float(np.median(values)),
+                "median_other": float(np.median(mine)),
+                "difference_of_medians": diff,
+                "low": low,
+                "high": high,
+                "paths": len(order),
+            }
+            append_row({**run, **summary}, args.out)
     for method, runs in by.items():
         cpu = [r["cpu_seconds"] for r in runs.values()]
         summary = {"median": float(np.median(cpu)), "total": float(np.sum(cpu))}
