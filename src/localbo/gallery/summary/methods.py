@@ -148,11 +148,14 @@ def mpd_step_by_step(gallery: Path) -> str:
         spans = [f"{r['median']:.3g} [{r['q10']:.3g}, {r['q90']:.3g}]" for r in cells]
         lines.append(f"| {question} | " + " | ".join(spans) + " |")
     first = rows[0]
+    steps = {r["question"].split(":")[0]: r["steps"] for r in rows}
+    acquisitions = steps["acquisition at the code's point"]
     return table_and_text(
         lines,
-        f"Medians over the run's steps with their 10 % and 90 % quantiles ({first['steps']} "
-        f"acquisition optimizations and their moves at budget {first['budget']}, d = "
-        f"{first['d']}), the authors' code at commit {first['commit'][:7]}.",
+        f"Medians over the run's steps with their 10 % and 90 % quantiles (one run at budget "
+        f"{first['budget']}, d = {first['d']}: {steps['move']} iterations, "
+        f"{acquisitions} acquisition optimizations), the authors' "
+        f"code at commit {first['commit'][:7]}.",
     )
 
 
