@@ -1,20 +1,20 @@
 """A Fig. 1 cell run at other settings, against the gallery's runs of the same paths.
 
-Issue 10's test of a cheaper GP-UCB refinement is run as a pipeline part of its own (an override
-config with, say, `fig1.methods.gp_ucb.refine_iterations: 15`, in a run directory of its own, so
-its runs keep their state and span sittings); today's runs of those paths are the gallery's. This
-reads the run directory's finished jobs of one (method, d, sigma), pairs each run's final value
-with the gallery's row of the same path, and prints and appends to --out the medians, the paired
-differences (positive: the run ends above the gallery; within 1e-12 relative, equal) and the CPU
-seconds of each job (its `benchmarks/` TSV and log, with its earlier attempts: `job_cpu_seconds`).
-The gallery's runs are not timed here: their CPU is in the gallery's parts, another sitting.
+A method's new settings (a cheaper GP-UCB refinement, say `fig1.methods.gp_ucb.refine_iterations:
+15` in an override config) are run as a pipeline part in a run directory of its own, so that its
+runs keep their state across sessions. This reads the run directory's finished jobs of one
+(method, d, sigma), pairs each run's final value with the gallery's row of the same path, and
+prints and appends to --out the medians, the paired differences (positive: the run ends above
+the gallery; within 1e-12 relative, equal) and the CPU seconds of each job (its `benchmarks/`
+TSV and log, with its earlier attempts: `job_cpu_seconds`). The gallery's runs are not timed
+here: their CPU is recorded with the gallery's parts.
 
 A part that tests new settings may later supersede the gallery's runs (`gallery --supersede`);
-`--gallery-at COMMIT` then reads the table as it stood at that commit, e.g. issue 10's two halves:
+`--gallery-at COMMIT` then reads the table as it stood at that commit:
 
-    python bench/against_gallery.py /work/run_p21 --method gp_ucb --d 50 \\
+    python bench/against_gallery.py RUN_DIR --method gp_ucb --d 50 \\
         --label "refine_iterations 15"
-    python bench/against_gallery.py /work/run_p23 --method gp_ucb --d 10 \\
+    python bench/against_gallery.py RUN_DIR --method gp_ucb --d 10 \\
         --label "refine_iterations 15" --gallery-at 021e071
 """
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
-import subprocess
 from collections import defaultdict
 from pathlib import Path
+
+from full_run import code_version  # bench/, the script's folder
 
 from localbo.pipeline.job_cpu import logged_cpu_seconds
 from localbo.pipeline.plan import planned_jobs
@@ -56,11 +57,7 @@ def main() -> None:
             total[0] += 1
             total[1] += job.cost.cpu_seconds
             total[2] += logged
-    commit = subprocess.run(
-        ["git", "-C", str(HERE), "describe", "--always", "--dirty"],
-        capture_output=True,
-        text=True,
-    ).stdout.strip()
+    commit = code_version()
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     print(f"{'row':<34}{'jobs':>6}{'forecast CPU-h':>16}{'logged CPU-h':>14}{'ratio':>8}")
     with args.out.open("a") as out:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import subprocess
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -57,6 +58,17 @@ def append_row(row: dict, out: Path) -> None:
     print(json.dumps(row), flush=True)
     with out.open("a") as lines:
         lines.write(json.dumps(row) + "\n")
+
+
+def code_version() -> str:
+    """This repository's commit, as `git describe --always --dirty` names it (a row's
+    provenance)."""
+    return subprocess.run(
+        ["git", "-C", str(Path(__file__).parent), "describe", "--always", "--dirty"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
 
 
 @contextmanager

@@ -29,6 +29,8 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
+from full_run import code_version  # bench/, the script's folder
+
 from localbo.pipeline.job_cpu import logged_cpu_seconds
 
 REPO = Path(__file__).resolve().parents[1]
@@ -114,9 +116,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3, help="start-up timings per rule")
     parser.add_argument("--out", type=Path, default=HERE / "results" / "quick_run.jsonl")
     args = parser.parse_args()
-    commit = subprocess.run(
-        ["git", "-C", str(REPO), "describe", "--always", "--dirty"], capture_output=True, text=True
-    ).stdout.strip()
+    commit = code_version()
     date = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
     walls, cpus, work = [], [], None
     for _ in range(args.runs):

@@ -7,9 +7,12 @@ Fig. 1's paths (`fig1` defaults: RBF, unit hyperparameters, 4096 features; the p
 as arrays and runs the code's driver on them in the reference code's environment (`--python`,
 outside this repository; the driver's docstring lists every override), once per `--dtypes`
 (float32 where the authors' scripts run it so; float64 then a diagnosis of what single precision
-changes). One row per path and method goes to --out; then, for the final iterate and the best
-observation, the difference of the medians (the authors' code minus each of ours) with its 90 %
-percentile bootstrap interval, the paths resampled in pairs; then each method's CPU seconds.
+changes). The reference mode (the first of ours) runs to the evaluations the code spends, the
+others to the budget; with `--streams`, the reference mode runs again with other random streams.
+One row per path and method goes to --out; then, for the final iterate and the best
+observation, the difference of the medians (the authors' code minus each of ours, and each other
+stream of the reference mode minus its own) with its 90 % percentile bootstrap interval, the
+paths resampled in pairs; then each method's CPU seconds.
 The reference code's runs take minutes each: with `--work`, a run that stopped resumes where it
 stopped.
 """
@@ -23,11 +26,11 @@ import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from full_run import append_row, one_core  # bench/, the script's folder
+from full_run import append_row, code_version, one_core  # bench/, the script's folder
 from scipy import stats
 
 from localbo.io import save_npz
@@ -51,8 +54,11 @@ class ReferenceCode:
         repository, commit: where the code is, and the commit the checkout must be at.
         driver: the script of bench/ that runs the code on exported paths.
         driver_args: the driver's arguments for Fig. 1's box (lower, upper).
-        ours: a name of ours -> (the stream name its runs draw from, the method).
+        ours: a name of ours -> (the stream name its runs draw from, the method); the first is
+            the reference mode, which `--streams` runs again with other streams.
         dtypes: the precisions the code can run in, the one its authors' scripts use first.
+        spent: the evaluations the code spends at (budget, d), which the reference mode is run
+            to (a code may overrun its budget; ours is capped at it).
     """
 
     repository: str
@@ -61,6 +67,7 @@ class ReferenceCode:
     driver_args: Callable[[float, float], list[str]]
     ours: dict[str, tuple[str, Callable[[], FunctionOptimizer]]]
     dtypes: tuple[str, ...] = ("float32", "float64")
+    spent: Callable[[int, int], int] = field(default=lambda budget, d: budget)
 
 
 def checked_commit(checkout: Path, code: ReferenceCode) -> str:
@@ -78,6 +85,17 @@ def checked_commit(checkout: Path, code: ReferenceCode) -> str:
     if not head.startswith(code.commit):
         raise SystemExit(f"{checkout} is at {head[:7]}, not {code.repository} {code.commit}")
     return head
+
+
+def fig1_paths(d: int, indices: range) -> dict[int, FourierSamplePath]:
+    """Fig. 1's paths of dimension d (its defaults: RBF, unit hyperparameters, 4096 features),
+    by index."""
+    settings = Fig1Settings()
+    kernel = RBF(settings.lengthscale, settings.outputscale)
+    return {
+        i: FourierSamplePath.draw(kernel, d, settings.num_features, path_stream(SEED, d, i))
+        for i in indices
+    }
 
 
 def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]:
@@ -126,19 +144,33 @@ def reference_runs(
 
 
 def our_runs(
-    code: ReferenceCode, paths: dict[int, FourierSamplePath], d: int, budget: int
+    code: ReferenceCode,
+    paths: dict[int, FourierSamplePath],
+    d: int,
+    budget: int,
+    streams: int = 1,
 ) -> list[dict]:
     """Each of our modes on each path, as Fig. 1 runs it: from x = 0, noiseless, from the
-    streams of its name."""
+    streams of its name; the reference mode (the first) to the evaluations the code spends
+    (`code.spent`), the others to the budget. With `streams` > 1, the reference mode again with
+    the optimizer streams of seeds SEED + 1, ..., SEED + streams - 1 ("NAME, stream s"): how far
+    runs that differ only in their random draws end apart."""
     bounds = Fig1Settings().box
     box, kernel = Box(bounds.lower, bounds.upper, d), RBF()
+    (reference, (stream, method)), *others = code.ours.items()
+    spent = code.spent(budget, d)
+    runs = [(reference, stream, method, SEED, spent)]
+    runs += [(name, name_stream, m, SEED, budget) for name, (name_stream, m) in others]
+    runs += [
+        (f"{reference}, stream {s}", stream, method, SEED + s, spent) for s in range(1, streams)
+    ]
     rows = []
     with one_core():
-        for name, (stream, method) in code.ours.items():
+        for name, stream_name, make, seed, evaluations in runs:
             for i, path in paths.items():
-                noise_rng, rng = run_streams(SEED, stream, d, 0.0, i)
+                noise_rng, rng = run_streams(seed, stream_name, d, 0.0, i)
                 started = time.process_time()
-                result = run_on_path(method(), path, kernel, 0.0, budget, box,
+                result = run_on_path(make(), path, kernel, 0.0, evaluations, box,
                                      noise_rng=noise_rng, rng=rng)  # fmt: skip
                 rows.append(
                     {
@@ -180,6 +212,9 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
     parser.add_argument("--budget", type=int, default=500)
     parser.add_argument("--jobs", type=int, default=2, help="reference processes at once")
     parser.add_argument("--dtypes", nargs="+", default=code.dtypes[:1], choices=code.dtypes)
+    parser.add_argument(
+        "--streams", type=int, default=1, help="random streams of the reference mode (1: its own)"
+    )
     parser.add_argument("--out", type=Path, default=Path(out))
     parser.add_argument(
         "--work",
@@ -191,15 +226,8 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
     args = parser.parse_args()
     args.checkout = args.checkout.resolve()
     commit = checked_commit(args.checkout, code)
-    settings = Fig1Settings()
-    kernel = RBF(settings.lengthscale, settings.outputscale)
-    paths = {
-        i: FourierSamplePath.draw(
-            kernel, args.d, settings.num_features, path_stream(SEED, args.d, i)
-        )
-        for i in range(*args.paths)
-    }
-    rows = our_runs(code, paths, args.d, args.budget)
+    paths = fig1_paths(args.d, range(*args.paths))
+    rows = our_runs(code, paths, args.d, args.budget, args.streams)
     with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
@@ -207,31 +235,33 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         for dtype in args.dtypes:
             reference = reference_runs(args, code, files, folder, dtype)
             rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
-    ours = subprocess.run(["git", "describe", "--always", "--dirty"], capture_output=True,
-                          text=True, check=True).stdout.strip()  # fmt: skip
+    ours = code_version()
     run = {"commit": commit, "localbo": ours, "d": args.d, "budget": args.budget}
     kept = ("method", "path", "value", "best_observation_value", "evaluations", "cpu_seconds")
     for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
         append_row({**run, **{k: row[k] for k in kept}}, args.out)
     codes = [f"reference code, {dtype}" for dtype in args.dtypes]
-    by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in (*codes, *code.ours)}
+    methods = list(dict.fromkeys(r["method"] for r in rows))
+    by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in methods}
     order = sorted(paths)
+    reference = next(iter(code.ours))
+    pairs = [(c, other) for c in codes for other in code.ours]
+    pairs += [(m, reference) for m in methods if m.startswith(f"{reference}, stream")]
     for key, name in QUANTITIES.items():
-        for code_name in codes:
-            reference_values = np.array([by[code_name][i][key] for i in order])
-            for other in code.ours:
-                mine = np.array([by[other][i][key] for i in order])
-                diff, low, high = difference_of_medians(reference_values, mine, args.paths[0])
-                summary = {
-                    "summary": f"{name}: {code_name} - {other}",
-                    "median_reference_code": float(np.median(reference_values)),
-                    "median_other": float(np.median(mine)),
-                    "difference_of_medians": diff,
-                    "low": low,
-                    "high": high,
-                    "paths": len(order),
-                }
-                append_row({**run, **summary}, args.out)
+        for first, other in pairs:
+            values = np.array([by[first][i][key] for i in order])
+            mine = np.array([by[other][i][key] for i in order])
+            diff, low, high = difference_of_medians(values, mine, args.paths[0])
+            summary = {
+                "summary": f"{name}: {first} - {other}",
+                "median_first": float(np.median(values)),
+                "median_other": float(np.median(mine)),
+                "difference_of_medians": diff,
+                "low": low,
+                "high": high,
+                "paths": len(order),
+            }
+            append_row({**run, **summary}, args.out)
     for method, runs in by.items():
         cpu = [r["cpu_seconds"] for r in runs.values()]
         summary = {"median": float(np.median(cpu)), "total": float(np.sum(cpu))}

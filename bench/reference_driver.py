@@ -31,6 +31,12 @@ Every other setting is the `--config` file's, through the code's own `config.ins
 `config.evaluate`. Writes one JSON line per path: the final iterate and the best observation
 with their true f, the evaluations, the CPU seconds.
 
+With `--trace FILE` (MPD's code, one path), the run is also recorded step by step, for
+`bench/mpd_step_by_step.py`: at every acquisition optimization the iterate, the model's window
+(inputs and targets) and the point and value the code chose; at every move the window and the
+iterates before and after. The recording wraps botorch's `optimize_acqf` and the optimizer's
+`move` from outside; it changes no computation of the code.
+
     REFERENCE_PYTHON bench/reference_driver.py --checkout DIR \
         --config configs/synthetic_experiment/mpd_default.yaml --paths P0.npz ... --budget 500
 """
@@ -109,6 +115,60 @@ def run_path(file, cfg, config, loop, args, dtype):
     }
 
 
+def record(trace):
+    """Wrap botorch's `optimize_acqf` and `MPDOptimizer.move` so each call appends what it saw
+    and returned to `trace` (a dict of lists); the calls themselves run unchanged."""
+    import botorch
+    from src.optimizers import MPDOptimizer
+
+    def array(tensor):
+        return tensor.detach().double().numpy().copy()
+
+    optimize_acqf, move = botorch.optim.optimize_acqf, MPDOptimizer.move
+
+    def traced_optimize_acqf(acq_function, bounds, **kwargs):
+        candidate, value = optimize_acqf(acq_function, bounds, **kwargs)
+        model = acq_function.model
+        trace["acquisition"].append(
+            {
+                "x": array(acq_function.theta_i).reshape(-1),
+                "X": array(model.train_inputs[0]),
+                "targets": array(model.train_targets),
+                "mean_d": array(acq_function.mean_d).reshape(-1),
+                "chosen": array(candidate).reshape(-1),
+                "value": float(value),
+            }
+        )
+        return candidate, value
+
+    def traced_move(self, method):
+        before = array(self.params).reshape(-1)
+        X, targets = array(self.model.train_inputs[0]), array(self.model.train_targets)
+        move(self, method)
+        after = array(self.params).reshape(-1)
+        trace["move"].append({"x": before, "X": X, "targets": targets, "after": after})
+
+    botorch.optim.optimize_acqf = traced_optimize_acqf
+    MPDOptimizer.move = traced_move
+
+
+def save_trace(trace, file):
+    """The trace as npz: per kind and field one stacked array (windows padded with NaN)."""
+    arrays = {}
+    for kind, steps in trace.items():
+        for field in steps[0]:
+            values = [step[field] for step in steps]
+            if np.ndim(values[0]) == 0:
+                arrays[f"{kind}_{field}"] = np.array(values)
+                continue
+            shape = np.max([np.shape(v) for v in values], axis=0)
+            padded = np.full((len(values), *shape), np.nan)
+            for k, v in enumerate(values):
+                padded[(k, *[slice(0, n) for n in np.shape(v)])] = v
+            arrays[f"{kind}_{field}"] = padded
+    np.savez(file, **arrays)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", required=True, help="the reference code's checkout")
@@ -120,7 +180,10 @@ def main():
     parser.add_argument("--out", required=True, help="JSON lines, one per path, appended")
     parser.add_argument("--box", type=float, nargs=2, metavar=("LOW", "HIGH"))
     parser.add_argument("--set", nargs="*", default=[], metavar="KEY=VALUE")
+    parser.add_argument("--trace", help="npz: the run step by step (one path only)")
     args = parser.parse_args()
+    if args.trace and len(args.paths) != 1:
+        parser.error("--trace records one path's run")
 
     sys.path.insert(0, args.checkout)
     import torch
@@ -136,12 +199,17 @@ def main():
     with open(args.checkout + "/" + args.config) as handle:
         cfg = config.insert(yaml.load(handle, Loader=yaml.Loader), config.insertion_config)
     args.set = {k: yaml.safe_load(v) for k, v in (item.split("=", 1) for item in args.set)}
+    trace = {"acquisition": [], "move": []}
+    if args.trace:
+        record(trace)
     with open(args.out, "a") as out:
         for file in args.paths:
             row = run_path(file, cfg, config, loop, args, dtype)
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(json.dumps(row), flush=True)
+    if args.trace:
+        save_trace(trace, args.trace)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ours,
     )
     from localbo.pipeline.sections import build
-    from localbo.pipeline.sensitivity import causes
+    from localbo.pipeline.sensitivity_table import causes
 
     smk = snakemake  # noqa: F821
     settings = build(PaperComparisonSettings, smk.params.settings, "paper_comparison")

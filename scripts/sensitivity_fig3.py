@@ -12,7 +12,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import save_json
     from localbo.pipeline.fig3 import restart_runs
     from localbo.pipeline.sections import kernel_of
-    from localbo.pipeline.sensitivity import amplitude
+    from localbo.pipeline.sensitivity_table import amplitude
     from localbo.sample_paths import FourierSamplePath
     from localbo.seeding import rng_for
 

@@ -13,13 +13,8 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from localbo.io import blank_nan, load_csv, load_json, save_csv
     from localbo.pipeline.paper_comparison import PaperComparisonSettings
     from localbo.pipeline.sections import build
-    from localbo.pipeline.sensitivity import (
-        DEFAULT,
-        PATH_COLUMNS,
-        TABLE_COLUMNS,
-        fig3_curve,
-        table,
-    )
+    from localbo.pipeline.sensitivity import DEFAULT
+    from localbo.pipeline.sensitivity_table import PATH_COLUMNS, TABLE_COLUMNS, fig3_curve, table
 
     smk = snakemake  # noqa: F821
     p = smk.params

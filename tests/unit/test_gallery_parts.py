@@ -59,11 +59,12 @@ def held_runs() -> set:
     return held
 
 
-def gallery_of(tmp_path: Path, **second) -> Path:
+def gallery_of(tmp_path: Path, iterations: int = 15, **second) -> Path:
+    """Two parts: paths 0-5 at 50 refinement iterations, then paths 0-2 at `iterations`."""
     gallery, parts = tmp_path / "gallery", {}
     gallery.mkdir()
     add_part(gallery, parts, 6, 50, runs_added=len(held_runs()))
-    add_part(gallery, parts, 3, 15, **second)
+    add_part(gallery, parts, 3, iterations, **second)
     figures = {"fig1": {"runs": list(parts)}}
     save_json(gallery / "provenance.json", {"figures": figures, "runs": parts})
     return gallery
@@ -111,6 +112,14 @@ def test_a_part_that_renewed_runs_made_them(tmp_path):
     assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == ["run2"] * 3 + ["run1"] * 3
     with pytest.raises(ValueError, match="run2 made 4 to 7 runs, its configs replay to 3"):
         made_by(gallery_of(tmp_path / "b", runs_renewed=4, **counts), held_runs())
+
+
+def test_a_part_that_superseded_a_method_at_unchanged_settings_made_its_runs(tmp_path):
+    """After a change of a method's code, a part reruns it at the same settings with --supersede:
+    the runs it superseded are its own, though their settings equal the earlier part's."""
+    counts = {"runs_added": 0, "runs_superseded": 3, "runs_reproduced": 0, "supersede": ["gp_ucb"]}
+    made = made_by(gallery_of(tmp_path, iterations=50, **counts), held_runs())
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(6)] == ["run2"] * 3 + ["run1"] * 3
 
 
 def test_a_part_supersedes_only_the_methods_it_records(tmp_path):

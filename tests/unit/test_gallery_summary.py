@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from localbo.gallery import GALLERY
-from localbo.gallery.summary import BLOCK, BLOCKS, DOCUMENTS, _f, _percent, rewritten, summary
+from localbo.gallery.summary import BLOCK, BLOCKS, DOCUMENTS, rewritten, summary
+from localbo.gallery.summary.text import fmt, percent
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -38,11 +39,11 @@ def test_a_block_is_rewritten_and_the_text_around_it_kept(tmp_path):
     ("x", "digits", "text"), [(-0.004, 2, "0.00"), (-0.006, 2, "-0.01"), (1.25, 1, "1.2")]
 )
 def test_numbers_print_without_a_negative_zero(x, digits, text):
-    assert _f(x, digits) == text
+    assert fmt(x, digits) == text
 
 
 @pytest.mark.parametrize(
     ("share", "text"), [(0.0, "0 %"), (1.0, "100 %"), (0.995, "99.5 %"), (0.775, "78 %")]
 )
 def test_a_share_rounds_to_0_or_100_only_when_it_is(share, text):
-    assert _percent(share) == text
+    assert percent(share) == text

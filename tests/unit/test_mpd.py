@@ -234,3 +234,21 @@ def test_the_reference_codes_choices_are_each_what_it_does():
         MPDSettings(reference_code=True, raw_samples=8, restarts=1),
     )  # fmt: skip
     assert result.evaluations == 40
+
+
+def test_the_reference_mode_samples_with_the_unclamped_acquisition():
+    """The code clamps the gradient covariance in its move only; its acquisition factors the
+    covariance after z unclamped, so both modes choose the same point from the same state, and
+    the clamped acquisition (which the code never evaluates) is another function."""
+    gp, _ = _gp(12, d=3)
+    x = np.zeros(3)
+    mean = gp.grad_mean(x)
+    box = Box(-5.0, 5.0, 3)
+    chosen = [
+        sample_point(gp, x, mean, box, rng_for(43), MPDSettings(reference_code=reference))
+        for reference in (False, True)
+    ]
+    assert np.array_equal(*chosen)
+    Z = x + rng_for(44).uniform(-0.2, 0.2, (16, 3))
+    clamped = DownhillQuadratic(gp, x, mean, clamp=True).values(Z)
+    assert not np.allclose(clamped, DownhillQuadratic(gp, x, mean).values(Z), rtol=1e-3)

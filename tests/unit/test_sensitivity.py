@@ -12,7 +12,8 @@ import yaml
 
 from localbo.pipeline.paper_claims import CLAIMS, FIG3_PUBLISHED
 from localbo.pipeline.paper_comparison import Ours, PaperComparisonSettings, compare
-from localbo.pipeline.sensitivity import DEFAULT, TABLE_COLUMNS, amplitude, causes, table
+from localbo.pipeline.sensitivity import DEFAULT
+from localbo.pipeline.sensitivity_table import TABLE_COLUMNS, amplitude, causes, table
 from localbo.pipeline.settings import load_settings
 
 REPO = Path(__file__).resolve().parents[2]

@@ -99,11 +99,12 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[str, dict[st
         count = 0
         for key, run in asked_runs(part_settings(part, k, gallery)):
             earlier = made.get(key)
+            # a part names the methods it supersedes since the replay began recording them; such
+            # a part replaces their runs even at unchanged settings (the method's code changed)
             replaces = (
                 superseding
                 and earlier is not None
-                and earlier[1] != run
-                and (methods is None or key[0] in methods)
+                and (earlier[1] != run if methods is None else key[0] in methods)
             )
             if key in held and (earlier is None or replaces):
                 made[key] = (k, run)

@@ -48,10 +48,13 @@ With `reference_code`, MPD follows the reference code's choices where we depart 
 measure what they change: p* = Phi(sqrt(v^T mu)) with the unit v, the window's targets
 standardized as the code's model does (`standardized`: mean 0 and standard deviation 1 with
 ddof 0, a lone observation as it is), the code's model noise variance 0.01 in place of
-sigma^2 + `min_noise_var`, every entry of the gradient covariance clamped at 1e-9 (the code's
-`clamp_min`), and a move not bounded by the box. The gradient mean is the one from before an
-iteration's new points either way. It computes in float64; the code, as its script runs it, in
-float32 (bench/mpd_against_reference.py measures what that changes).
+sigma^2 + `min_noise_var`, every entry of the gradient covariance clamped at 1e-9 in the move
+(the code's `posterior_derivative` clamps it; its acquisition factors the covariance after z
+unclamped, and so does ours), and a move not bounded by the box. The gradient mean is the one
+from before an iteration's new points either way. On the code's own states, step by step, the
+reference mode's acquisition and move are the code's (bench/mpd_step_by_step.py). It computes
+in float64; the code, as its script runs it, in float32 (bench/mpd_against_reference.py
+measures what that changes).
 
 Returned: the final iterate, at its true f (as local BO's); the info gives `best_observation_value`,
 the true f at the best observation, which is often better (the iterate jumps out of basins).
@@ -168,7 +171,8 @@ class DownhillQuadratic:
 
     Args:
         gp: the posterior (RBF kernel). x: (d,) the iterate. mean: (d,) the gradient mean kept
-            for the iteration.
+            for the iteration. clamp: Sigma clamped entrywise as the code's move clamps it (no
+            run uses it; bench/mpd_step_by_step.py measures what it would change).
     """
 
     def __init__(self, gp: GP, x: np.ndarray, mean: np.ndarray, clamp: bool = False) -> None:
@@ -236,8 +240,7 @@ def sample_point(
     """
     lower = np.maximum(x - settings.delta, box.lower)
     upper = np.minimum(x + settings.delta, box.upper)
-    clamp = {"clamp": True} if settings.reference_code else {}  # the oracle's has no clamp
-    acquisition = acquisition_type(gp, x, mean, **clamp)
+    acquisition = acquisition_type(gp, x, mean)
     return maximize(acquisition, lower, upper, rng, settings.restarts, settings.raw_samples)
 
 

@@ -268,7 +268,7 @@ def compare(
         values: `ours(...)`. comparable: per config section, whether the run is the paper's
             scale (`comparable_sections`). settings: the section. seed: the base seed (each
             claim's rounding errors have their own stream). causes: per claim key, what the
-            sensitivity study found (`localbo.pipeline.sensitivity.causes`).
+            sensitivity study found (`localbo.pipeline.sensitivity_table.causes`).
     """
     causes = causes or {}
     rows = []

@@ -1,0 +1,84 @@
+"""The numbers the README and the docs quote about the gallery, written from its tables.
+
+    python -m localbo.gallery summary            # rewrite every block from the gallery
+    python -m localbo.gallery summary --check    # list the blocks that differ, exit 1 if any
+
+A block is the text between a line `<!-- gallery: NAME -->` and the next `<!-- /gallery -->`
+in README.md or a file of docs/; `BLOCKS` writes each from the gallery's tables, so that a
+number the docs quote is the table's (a test holds every block to its writer). Numbers are
+rounded to the digits the prose needs; a range is the least and largest over what it names.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from localbo.gallery.summary.beyond import cpu_hours, landscape, rates, rbf_error
+from localbo.gallery.summary.methods import (
+    fig1_medians,
+    fig1_methods,
+    method_comparison,
+    mpd_pair,
+    mpd_reference,
+    mpd_step_by_step,
+)
+from localbo.gallery.summary.paper import (
+    comparison,
+    fig2_slopes,
+    fig3,
+    fig4_paper_fit,
+    readme_figures,
+    verdicts,
+)
+
+BLOCK = re.compile(r"(<!-- gallery: (\w+) -->\n)(.*?)([ \t]*<!-- /gallery -->)", re.S)
+DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md")
+
+
+BLOCKS: dict[str, Callable[[Path], str]] = {
+    "verdicts": verdicts,
+    "readme_figures": readme_figures,
+    "fig4_paper_fit": fig4_paper_fit,
+    "comparison": comparison,
+    "cpu_hours": cpu_hours,
+    "fig1_medians": fig1_medians,
+    "fig1_methods": fig1_methods,
+    "method_comparison": method_comparison,
+    "mpd_pair": mpd_pair,
+    "fig2_slopes": fig2_slopes,
+    "fig3": fig3,
+    "rates": rates,
+    "landscape": landscape,
+    "rbf_error": rbf_error,
+    "mpd_reference": mpd_reference,
+    "mpd_step_by_step": mpd_step_by_step,
+}
+
+
+def rewritten(text: str, gallery: Path) -> str:
+    """`text` with every block written anew from the gallery.
+
+    Raises:
+        KeyError: a block no writer of `BLOCKS` has.
+    """
+    return BLOCK.sub(lambda m: m.group(1) + BLOCKS[m.group(2)](gallery) + m.group(4), text)
+
+
+def summary(gallery: Path, repo: Path, check: bool = False) -> list[Path]:
+    """Write every block of the documents anew; with `check`, write nothing.
+
+    Returns:
+        The documents whose blocks changed (with `check`: would change).
+    """
+    changed = []
+    for name in DOCUMENTS:
+        path = repo / name
+        text = path.read_text()
+        new = rewritten(text, gallery)
+        if new != text:
+            changed.append(path)
+            if not check:
+                path.write_text(new)
+    return changed

@@ -1,0 +1,191 @@
+"""The writers of the numbers on Fig. 1's methods: medians by method and d, the method
+comparison, the MPD pair and MPD beside its authors' code."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from localbo.gallery.summary.text import fmt, paper_row, span, table, table_and_text, wrap
+
+
+def fig1_medians(gallery: Path) -> str:
+    """docs/figures.md's table of Fig. 1's sigma = 0 medians by method and d."""
+    from localbo.restarts import grid_size_log10
+
+    runs = table(gallery, "fig1-local_solutions")
+    runs = runs[runs["sigma"] == 0]
+    dims = sorted(runs["d"].unique())
+    med = runs.groupby(["method", "d"])["value"].median()
+    first = runs.groupby(["method", "d"])["first_region_value"].median()
+    median = paper_row(gallery, "median local solution, sigma = 0, d = 50")
+    rows = [
+        ("local BO", [med["local_bo", d] for d in dims], f" (paper {median.paper})"),
+        ("log10 of the matching grid size (Remark 1)",
+         [float(grid_size_log10(med["local_bo", d])) for d in dims], " (paper 36)"),
+        ("exact-gradient search", [med["exact_gradient", d] for d in dims], ""),
+        ("TuRBO-1, first trust region", [first["turbo", d] for d in dims], ""),
+        ("TuRBO-1, overall best", [med["turbo", d] for d in dims], ""),
+        ("MPD, final iterate", [med["mpd", d] for d in dims], ""),
+        ("GP-UCB", [med["gp_ucb", d] for d in dims], ""),
+        ("random search", [med["random_search", d] for d in dims], ""),
+    ]  # fmt: skip
+    lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
+    lines.append("| --- |" + " ---: |" * len(dims))
+    for label, values, last in rows:
+        digits = 1 if label.startswith("log10") else 2
+        cells = [fmt(v, digits) for v in values]
+        cells[-1] += last
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def fig1_methods(gallery: Path) -> str:
+    """docs/figures.md's statements on Fig. 1's methods."""
+    runs = table(gallery, "fig1-local_solutions")
+    runs = runs[runs["sigma"] == 0]
+    med = runs.groupby(["method", "d"])["value"].median()
+    first = runs.groupby(["method", "d"])["first_region_value"].median()
+    dims = sorted(runs["d"].unique())
+    top = dims[-1]
+    regions = runs[runs["method"] == "turbo"].groupby("d")["restarts"].median() + 1
+    gap = (med["mpd"] - med["local_bo"]).reindex(dims)
+    mpd = runs[runs["method"] == "mpd"]
+    best = (mpd["value"] - mpd["best_observation_value"]).abs().max()
+    above = max(med["turbo", top], first["turbo", top]) > med["local_bo", top]
+    grid = paper_row(gallery, "log10 grid size matching that median (Remark 1)")
+    local = wrap(
+        "- Local BO's single runs reach lower values as d grows: a grid search would need "
+        f"10^{fmt(grid.ours, 1)} points to match its d = {top} median.",
+        "  ",
+    )
+    turbo = wrap(
+        "- TuRBO-1's first region, a single local solution, is about as good as one local BO run "
+        "up to d = 20 and worse from d = 30; its overall lead comes from its restarts, a "
+        f"multi-start of, in the median, {regions.iloc[0]:.0f} regions at d = {dims[0]} down to "
+        f"{regions.iloc[-1]:.0f} at d = {top} within the same budget."
+        + (f" At d = {top} both its numbers lie above local BO's." if above else ""),
+        "  ",
+    )
+    mpd_text = wrap(
+        "- MPD, one descent that spends the whole budget, ends a little above local BO at every "
+        f"d in the difference of the two medians above ({span(gap.iloc[:-1])} up to "
+        f"d = {dims[-2]}, {fmt(gap.iloc[-1])} at d = {top}); path by path it ends where "
+        "local BO does on most paths up to d = 10 (the method comparison below). Its best "
+        f"observation is within {fmt(best)} of its final iterate in every run.",
+        "  ",
+    )
+    return local + turbo + mpd_text
+
+
+def method_comparison(gallery: Path) -> str:
+    """docs/figures.md's numbers of the method comparison."""
+    rows = table(gallery, "method_comparison-summary")
+    rows = rows[(rows["sigma"] == 0) & (rows["quantity"] == "returned point")]
+    by = rows.set_index(["method", "d"])
+    late = rows[(rows["method"].isin(["gp_ucb", "random_search"])) & (rows["d"] >= 10)]
+    all_lose = (late["losses"] == late["paths"]).all()
+    turbo, mpd, exact = by.loc["turbo"], by.loc["mpd"], by.loc["exact_gradient"]
+    ties = ", ".join(str(int(mpd.loc[d, "ties"])) for d in (1, 5)) + f" and {mpd.loc[10, 'ties']}"
+    medians = ", ".join(sorted({fmt(mpd.loc[d, "median_difference"]) for d in (1, 5, 10)}))
+    m10, e10 = mpd.loc[10], exact.loc[10]
+    return wrap(
+        "In the gallery, at sigma = 0 (medians of paired differences): GP-UCB and random search "
+        f"lose on {'every path' if all_lose else 'most paths'} from d = 10 on, by "
+        f"{span(late['median_difference'], 1)}; TuRBO-1's overall best wins on "
+        f"{turbo.loc[5, 'wins']} of {turbo.loc[5, 'paths']} paths at d = 5 (median "
+        f"{fmt(turbo.loc[5, 'median_difference'])}) and on {turbo.loc[50, 'wins']} at d = 50 "
+        f"(median {fmt(turbo.loc[50, 'median_difference'])}); MPD's final iterate ties local BO "
+        f"on {ties} paths at d = 1, 5 and 10 (median {medians}; at d = 10 Hodges-Lehmann "
+        f"{fmt(m10['hodges_lehmann'], 3)}, {m10['losses']} losses to {m10['wins']} wins, Holm's "
+        f"p = {m10['holm_p']:.2g}) and ends higher by a median of "
+        f"{fmt(mpd.loc[50, 'median_difference'])} at d = 50. The exact-gradient search ties on "
+        f"{e10['ties']} paths at d = 10, wins on {e10['wins']} and loses on {e10['losses']} "
+        f"(median {fmt(e10['median_difference'])}, Hodges-Lehmann "
+        f"{fmt(e10['hodges_lehmann'])}, Holm's p = {e10['holm_p']:.2g})."
+    )
+
+
+def mpd_pair(gallery: Path) -> str:
+    """The README's sentence on the MPD pair, indented to continue a bullet."""
+    rows = table(gallery, "method_comparison-summary")
+    pair = rows[(rows["method"] == "mpd_reference") & (rows["quantity"] == "returned point")]
+    r = pair.iloc[0]
+    higher = "higher" if r["median_difference"] > 0 else "lower"
+    count = r["losses"] if higher == "higher" else r["wins"]
+    side = "above" if higher == "higher" else "below"
+    return wrap(
+        f"MPD with its authors' code's choices ({r['paths']} paths, d = {r['d']}, budget 500, a "
+        f"small sample) ends {fmt(abs(r['median_difference']))} {side} ours in the median paired "
+        f"difference (interval [{fmt(r['low'])}, {fmt(r['high'])}], {higher} on {count} of "
+        f"{r['paths']}; p = {r['wilcoxon_p']:.2g}).",
+        "  ",
+        "  ",
+    )
+
+
+def _mpd_bench(gallery: Path, name: str = "mpd_reference") -> list[dict]:
+    """The last run's rows of a bench result on MPD and its authors' code (the results sit in
+    bench/results/ beside the gallery's folder, figures/, in the repository): those made with
+    the last row's commits, d and budget."""
+    lines = (gallery.parents[1] / "bench" / "results" / f"{name}.jsonl").read_text()
+    rows = [json.loads(line) for line in lines.splitlines()]
+    last = {k: rows[-1][k] for k in ("commit", "localbo", "d", "budget")}
+    return [r for r in rows if all(r[k] == v for k, v in last.items())]
+
+
+def mpd_step_by_step(gallery: Path) -> str:
+    """docs/methods.md's table of the reference mode on the authors' code's own states."""
+    rows = _mpd_bench(gallery, "mpd_step_by_step")
+    runs = list(dict.fromkeys((r["path"], r["dtype"]) for r in rows))
+    lines = ["| question | " + " | ".join(f"path {p}, {t}" for p, t in runs) + " |",
+             "|---|" + "---|" * len(runs)]  # fmt: skip
+    by = {(r["question"], r["path"], r["dtype"]): r for r in rows}
+    for question in dict.fromkeys(r["question"] for r in rows):
+        cells = [by[question, *run] for run in runs]
+        spans = [f"{r['median']:.3g} [{r['q10']:.3g}, {r['q90']:.3g}]" for r in cells]
+        lines.append(f"| {question} | " + " | ".join(spans) + " |")
+    first = rows[0]
+    steps = {r["question"].split(":")[0]: r["steps"] for r in rows}
+    acquisitions = steps["acquisition at the code's point"]
+    return table_and_text(
+        lines,
+        f"Medians over the run's steps with their 10 % and 90 % quantiles (one run at budget "
+        f"{first['budget']}, d = {first['d']}: {steps['move']} iterations, "
+        f"{acquisitions} acquisition optimizations), the authors' "
+        f"code at commit {first['commit'][:7]}.",
+    )
+
+
+def mpd_reference(gallery: Path) -> str:
+    """docs/methods.md's comparison of MPD with its authors' code, from the bench's rows."""
+    rows = _mpd_bench(gallery)
+    runs = pd.DataFrame([r for r in rows if "method" in r])
+    summaries = {r["summary"]: r for r in rows if "summary" in r}
+    methods = list(dict.fromkeys(runs["method"]))
+    medians = runs.groupby("method")[["value", "best_observation_value"]].median()
+    lines = ["| run | paths | median final iterate | median best observation | CPU s a run |",
+             "|---|---|---|---|---|"]  # fmt: skip
+    for m in methods:
+        cpu = summaries[f"CPU seconds per run: {m}"]["median"]
+        n = int((runs["method"] == m).sum())
+        lines.append(f"| {m} | {n} | {fmt(medians.loc[m, 'value'])} | "
+                     f"{fmt(medians.loc[m, 'best_observation_value'])} | {cpu:.3g} |")  # fmt: skip
+    differences = []
+    for name, r in summaries.items():
+        if name.startswith("CPU"):
+            continue
+        quantity, pair = name.split(": ", 1)
+        differences.append(
+            f"{pair.replace(' - ', ' minus ')}, {quantity}: {fmt(r['difference_of_medians'])} "
+            f"[{fmt(r['low'])}, {fmt(r['high'])}]"
+        )
+    first = rows[0]
+    return table_and_text(
+        lines,
+        f"Budget {first['budget']}, d = {first['d']}, the authors' code at commit "
+        f"{first['commit'][:7]}. Differences of the medians, with 90 % paired bootstrap "
+        "intervals over the paths: " + "; ".join(differences) + ".",
+    )
