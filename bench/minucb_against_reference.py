@@ -9,13 +9,15 @@ glfw 1.12.0; scipy 1.6.3 and pyyaml 5.3.1, which it leaves open), given as `--py
 bounded to it): the driver maps it onto Fig. 1's box [-5, 5]^d and sets the sampling box's
 half-width to ours in the cube's units (0.25 / 10), so that both sample in the same boxes of
 the path. Ours: MinUCB in its reference mode and at its defaults, each from the streams of its
-name. What the check does: `reference_check.py`.
+name; the reference mode to the evaluations the code spends (its loop stops at the first
+iteration of d + 2 evaluations that ends at or past the budget: 504 at budget 500, d = 10). What
+the check does: `reference_check.py`.
 
     python bench/minucb_against_reference.py CHECKOUT --python REFERENCE_PYTHON --paths 0 20 \\
         --d 10 --budget 500 --jobs 2
 """
 
-from reference_check import ReferenceCode, main  # bench/, the script's folder
+from reference_check import ReferenceCode, main, whole_iterations  # bench/, the script's folder
 
 from localbo.methods.minucb import MinUCB, MinUCBSettings
 
@@ -33,6 +35,8 @@ MINUCB_CODE = ReferenceCode(
         "reference mode": ("minucb", lambda: MinUCB(MinUCBSettings(reference_code=True))),
         "ours": ("minucb", lambda: MinUCB(MinUCBSettings())),
     },
+    # the iterate, d points and the move's extra evaluation
+    spent=lambda budget, d: whole_iterations(budget, d + 2),
 )
 
 if __name__ == "__main__":

@@ -8,30 +8,18 @@ as `--python`, with `configs/synthetic_experiment/mpd_default.yaml`, at the path
 (its domain is unbounded). Ours: MPD in its reference mode and at its defaults
 (`localbo.methods.mpd`), each from the streams the gallery's MPD pair draws from
 (config/mpd_reference.yaml); the reference mode at the evaluations the code spends
-(`code_evaluations`: the code stops at the first iteration that ends at or past the budget, so
-its last iteration samples all its d points; 506 at budget 500, d = 10; ours, whose budget is a
-cap, would end that iteration after 4 and move on less data). What the check does:
+(`whole_iterations` of d + 1: the code stops at the first iteration that ends at or past the
+budget, so its last iteration samples all its d points; 506 at budget 500, d = 10; ours, whose
+budget is a cap, would end that iteration after 4 and move on less data). What the check does:
 `reference_check.py`.
 
     python bench/mpd_against_reference.py CHECKOUT --python REFERENCE_PYTHON --paths 0 20 \\
         --d 10 --budget 500 --jobs 2 --dtypes float32 float64 --streams 5
 """
 
-from reference_check import ReferenceCode, main  # bench/, the script's folder
+from reference_check import ReferenceCode, main, whole_iterations  # bench/, the script's folder
 
 from localbo.methods.mpd import MPD, MPDSettings
-
-
-def code_evaluations(budget: int, d: int) -> int:
-    """The evaluations the code spends at `budget`: whole iterations of d + 1 (the iterate and
-    d points), until one ends at or past the budget.
-
-    Example:
-        >>> code_evaluations(500, 10), code_evaluations(495, 10)
-        (506, 495)
-    """
-    return -(-budget // (d + 1)) * (d + 1)
-
 
 MPD_CODE = ReferenceCode(
     repository="kayween/local-bo-mpd",
@@ -42,7 +30,7 @@ MPD_CODE = ReferenceCode(
         "reference mode": ("mpd_reference", lambda: MPD(MPDSettings(reference_code=True))),
         "ours": ("mpd_short", lambda: MPD(MPDSettings())),
     },
-    spent=code_evaluations,
+    spent=lambda budget, d: whole_iterations(budget, d + 1),  # the iterate and d points
 )
 
 if __name__ == "__main__":

@@ -70,6 +70,17 @@ class ReferenceCode:
     spent: Callable[[int, int], int] = field(default=lambda budget, d: budget)
 
 
+def whole_iterations(budget: int, size: int) -> int:
+    """The evaluations a loop of iterations of `size` evaluations spends when it stops at the
+    first iteration that ends at or past `budget` (the GIBO-family codes' loop).
+
+    Example:
+        >>> whole_iterations(500, 11), whole_iterations(495, 11)
+        (506, 495)
+    """
+    return -(-budget // size) * size
+
+
 def checked_commit(checkout: Path, code: ReferenceCode) -> str:
     """The checkout's commit, which must be the code's.
 
