@@ -1,5 +1,5 @@
-"""Lower bounds on a whole paper-scale run of TuRBO-1 and MPD at d = 50 and GP-UCB at d = 10,
-from the work each algorithm (at its reference settings) must do and what that costs here.
+"""Lower bounds on a whole paper-scale run of TuRBO-1, MPD and MinUCB at d = 50 and GP-UCB at
+d = 10, from the work each algorithm (at its reference settings) must do and what that costs here.
 
 Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
 such operation, one core), or those operations timed beside a whole run (`turbo_rows`), and leaves
@@ -21,13 +21,15 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   entry); beside it the run's Sobol candidates and the most features the draw could have for
   the run to fit the bar, with nothing else costing anything (the prior's values at `turbo`'s
   cost per (candidate, feature)).
-- `mpd`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy. Floor: the
+- `mpd`, `minucb`: every point the acquisition chooses is `restarts` L-BFGS-B runs of scipy
+  (MinUCB's capped at 5 iterations each, and its move one more run per iteration). Floor: the
   L-BFGS-B runs and their function evaluations in a run (counted on the bench path,
-  `--mpd-budget` evaluations, scaled to 5000) at the cost of the L-BFGS-B driver per run and per
-  evaluation on d-dimensional quadratics (their own time taken out), through
-  `scipy.optimize.minimize` and through a bare loop over its compiled routine, so the floor holds
-  for any acquisition code; and with it, the least any acquisition value needs at a point (its
-  kernel row on the full window and one triangular solve with the window's factor), timed.
+  `--mpd-budget` / `--minucb-budget` evaluations, scaled to 5000) at the cost of the L-BFGS-B
+  driver per run and per evaluation on d-dimensional quadratics (their own time taken out),
+  through `scipy.optimize.minimize` and through a bare loop over its compiled routine, so the
+  floor holds for any acquisition code; and with it, the least any acquisition value needs at
+  a point (its kernel row on the full window and one triangular solve with the window's
+  factor), timed, and the whole run's CPU over the floor through `minimize`.
 - `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
   at a new point, one pass over the n x n factor (a triangular solve; the implementation makes
   two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
@@ -38,7 +40,7 @@ The unit costs are timed in whatever load the machine has; say which when quotin
 
 Appends one JSON line per part to `--out`.
 
-    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo turbo_rows mpd gp_ucb
+    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo turbo_rows mpd minucb gp_ucb
 """
 
 from __future__ import annotations
@@ -54,8 +56,6 @@ import scipy.optimize
 from full_run import append_row, bench_path, one_core, paper_run
 from scipy.optimize._lbfgsb import setulb
 
-import localbo.methods.gp_ucb
-import localbo.methods.mpd
 import localbo.methods.turbo
 from localbo.gram import cross_kernel
 from localbo.kernels import RBF
@@ -263,29 +263,28 @@ def same_iterations(d: int) -> bool:
     return True
 
 
-def counted_run(
-    module, method: str, d: int, budget: int
-) -> tuple[list[int], float, OptimizationResult]:
+def counted_run(method: str, d: int, budget: int) -> tuple[list[int], float, OptimizationResult]:
     """Run `method` on the bench path at d for `budget` evaluations; returns the function
-    evaluations of every scipy `minimize` the module made, in order, the CPU seconds spent
-    inside the functions minimized, and the run's result."""
-    counts, inside = [], {"functions": 0.0}
+    evaluations of every scipy `minimize` it made, in order, the CPU seconds spent inside the
+    functions minimized, and the run's result. The methods import `minimize` from
+    scipy.optimize when they call it, so the count replaces it there."""
+    counts, inside, minimize = [], {"functions": 0.0}, scipy.optimize.minimize
 
     def counting(fun, x0, **kwargs):
-        result = scipy.optimize.minimize(timed(fun, inside, "functions"), x0, **kwargs)
+        result = minimize(timed(fun, inside, "functions"), x0, **kwargs)
         counts.append(int(result.nfev))
         return result
 
-    with patch.object(module, "minimize", counting):
+    with patch.object(scipy.optimize, "minimize", counting):
         result = paper_run(optimizer_class(method)(), bench_path(d), budget)
     return counts, inside["functions"], result
 
 
-def window_row_and_solve_seconds(d: int) -> float:
-    """CPU seconds of what any value of MPD's acquisition needs at a point z: its kernel row on
-    the full data window (window_factor x d points) and one triangular solve with the window's
-    factor (the posterior variance of f(z), in the denominator)."""
-    n = optimizer_class("mpd")().settings.window_factor * d
+def window_row_and_solve_seconds(method: str, d: int) -> float:
+    """CPU seconds of what any value of the acquisition of `method` (MPD, MinUCB) needs at a
+    point z: its kernel row on the full data window (window_factor x d points) and one
+    triangular solve with the window's factor (the posterior variance of f(z))."""
+    n = optimizer_class(method)().settings.window_factor * d
     rng = rng_for(0, "bench-floors", "mpd-window", d)
     X, z = rng.uniform(-0.2, 0.2, (n, d)), rng.uniform(-0.2, 0.2, d)
     kernel = RBF()
@@ -293,17 +292,19 @@ def window_row_and_solve_seconds(d: int) -> float:
     return cpu_per_call(lambda: solve_lower(L, kernel(z[None, :], X)[0]), 2000)
 
 
-def mpd_floor(d: int, budget: int) -> dict:
-    """The L-BFGS-B driver's cost in one whole MPD run at d, through `minimize` as the method
-    calls it and through a bare loop over the compiled routine (`compiled_lbfgsb`, checked to
-    take the same iterations), and beside it the acquisition's least work per evaluation
-    (`window_row_and_solve_seconds`) and the acquisition's measured time per evaluation."""
+def acquisition_search_floor(method: str, d: int, budget: int) -> dict:
+    """The L-BFGS-B driver's cost in one whole run of `method` (MPD, MinUCB: every point
+    sampled is the best of restarted L-BFGS-B runs on an acquisition over a window of the data)
+    at d, through `minimize` as the method calls it and through a bare loop over the compiled
+    routine (`compiled_lbfgsb`, checked to take the same iterations), and beside it the
+    acquisition's least work per evaluation (`window_row_and_solve_seconds`) and the
+    acquisition's measured time per evaluation."""
     if not same_iterations(d):
         raise RuntimeError("the bare L-BFGS-B loop does not follow scipy's minimize")
-    counts, inside, _ = counted_run(localbo.methods.mpd, "mpd", d, budget)
-    least = window_row_and_solve_seconds(d)
+    counts, inside, _ = counted_run(method, d, budget)
+    least = window_row_and_solve_seconds(method, d)
     scale = BUDGET / budget
-    row = {"part": "mpd", "d": d, "counted_budget": budget}
+    row = {"part": method, "d": d, "counted_budget": budget}
     row["lbfgsb_calls_per_point"] = len(counts) / budget
     row["lbfgsb_evaluations_per_point"] = sum(counts) / budget
     for name, driver in (("minimize", scipy_lbfgsb), ("loop", compiled_lbfgsb)):
@@ -316,14 +317,16 @@ def mpd_floor(d: int, budget: int) -> dict:
     row["row_and_solve_us"] = 1e6 * least
     row["acquisition_us_per_evaluation"] = 1e6 * inside / sum(counts)
     row["acquisition_in_lbfgsb_s"] = scale * inside
-    row["whole_run_s"] = whole_run("mpd", d)["cpu_s"]
-    row["bar_s"] = 60.0
+    row["whole_run_s"] = whole_run(method, d)["cpu_s"]
+    row["whole_run_over_minimize_floor"] = (
+        row["whole_run_s"] / row["minimize_floor_with_row_and_solve_s"]
+    )
     return row
 
 
 def gp_ucb_floor(d: int, budget: int) -> dict:
     """One triangular solve per refinement evaluation of a whole GP-UCB run at d."""
-    counts, _, result = counted_run(localbo.methods.gp_ucb, "gp_ucb", d, budget)
+    counts, _, result = counted_run("gp_ucb", d, budget)
     restarts = optimizer_class("gp_ucb")().settings.restarts
     if len(counts) != restarts * (budget - 1):  # one call per restart at every step but the first
         raise RuntimeError(f"{len(counts)} refinements in {budget - 1} steps of {restarts}")
@@ -370,13 +373,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--parts", nargs="+", default=["turbo", "turbo_rows", "mpd", "gp_ucb"])
     parser.add_argument("--mpd-budget", type=int, default=600)
+    parser.add_argument("--minucb-budget", type=int, default=5000)
     parser.add_argument("--gp-ucb-budget", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=Path("bench/results/floors.jsonl"))
     args = parser.parse_args()
     parts = {
         "turbo": lambda: turbo_floor(50),
         "turbo_rows": lambda: turbo_rows_floor(50),
-        "mpd": lambda: mpd_floor(50, args.mpd_budget),
+        "mpd": lambda: acquisition_search_floor("mpd", 50, args.mpd_budget),
+        "minucb": lambda: acquisition_search_floor("minucb", 50, args.minucb_budget),
         "gp_ucb": lambda: gp_ucb_floor(10, args.gp_ucb_budget),
     }
     for part in args.parts:
