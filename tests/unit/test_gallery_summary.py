@@ -6,7 +6,14 @@ from pathlib import Path
 import pytest
 
 from localbo.gallery import GALLERY
-from localbo.gallery.summary import BLOCK, BLOCKS, DOCUMENTS, rewritten, summary
+from localbo.gallery.summary import (
+    BLOCK,
+    BLOCKS,
+    CHECKED_AGAINST_REFERENCE,
+    DOCUMENTS,
+    rewritten,
+    summary,
+)
 from localbo.gallery.summary.text import fmt, percent
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,6 +27,14 @@ def test_every_block_of_the_docs_is_what_the_gallery_writes():
 def test_every_writer_has_exactly_one_block():
     names = [m.group(2) for doc in DOCUMENTS for m in BLOCK.finditer((REPO / doc).read_text())]
     assert sorted(names) == sorted(BLOCKS)
+
+
+def test_every_reference_check_with_results_has_its_block():
+    """A check of the bench (bench/NAME_against_reference.py) is quoted once its results are."""
+    scripts = (REPO / "bench").glob("*_against_reference.py")
+    names = {script.name.removesuffix("_against_reference.py") for script in scripts}
+    results = {n for n in names if (REPO / "bench" / "results" / f"{n}_reference.jsonl").exists()}
+    assert results == set(CHECKED_AGAINST_REFERENCE)
 
 
 def test_a_block_without_a_writer_is_an_error():

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from localbo.gallery.summary.beyond import cpu_hours, landscape, rates, rbf_error
@@ -21,8 +22,8 @@ from localbo.gallery.summary.methods import (
     fig1_methods,
     method_comparison,
     mpd_pair,
-    mpd_reference,
     mpd_step_by_step,
+    reference_check,
 )
 from localbo.gallery.summary.paper import (
     comparison,
@@ -35,6 +36,9 @@ from localbo.gallery.summary.paper import (
 
 BLOCK = re.compile(r"(<!-- gallery: (\w+) -->\n)(.*?)([ \t]*<!-- /gallery -->)", re.S)
 DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md")
+# The methods checked against their authors' code whose results docs/methods.md quotes
+# (bench/METHOD_against_reference.py, bench/results/METHOD_reference.jsonl)
+CHECKED_AGAINST_REFERENCE = ("mpd", "minucb")
 
 
 BLOCKS: dict[str, Callable[[Path], str]] = {
@@ -52,7 +56,10 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "rates": rates,
     "landscape": landscape,
     "rbf_error": rbf_error,
-    "mpd_reference": mpd_reference,
+    **{
+        f"{method}_reference": partial(reference_check, name=f"{method}_reference")
+        for method in CHECKED_AGAINST_REFERENCE
+    },
     "mpd_step_by_step": mpd_step_by_step,
 }
 

@@ -126,10 +126,10 @@ def mpd_pair(gallery: Path) -> str:
     )
 
 
-def _mpd_bench(gallery: Path, name: str = "mpd_reference") -> list[dict]:
-    """The last run's rows of a bench result on MPD and its authors' code (the results sit in
-    bench/results/ beside the gallery's folder, figures/, in the repository): those made with
-    the last row's commits, d and budget."""
+def _bench_rows(gallery: Path, name: str) -> list[dict]:
+    """The last run's rows of a bench result on a method and its authors' code (the results
+    sit in bench/results/ beside the gallery's folder, figures/, in the repository): those made
+    with the last row's commits, d and budget."""
     lines = (gallery.parents[1] / "bench" / "results" / f"{name}.jsonl").read_text()
     rows = [json.loads(line) for line in lines.splitlines()]
     last = {k: rows[-1][k] for k in ("commit", "localbo", "d", "budget")}
@@ -138,7 +138,7 @@ def _mpd_bench(gallery: Path, name: str = "mpd_reference") -> list[dict]:
 
 def mpd_step_by_step(gallery: Path) -> str:
     """docs/methods.md's table of the reference mode on the authors' code's own states."""
-    rows = _mpd_bench(gallery, "mpd_step_by_step")
+    rows = _bench_rows(gallery, "mpd_step_by_step")
     runs = list(dict.fromkeys((r["path"], r["dtype"]) for r in rows))
     lines = ["| question | " + " | ".join(f"path {p}, {t}" for p, t in runs) + " |",
              "|---|" + "---|" * len(runs)]  # fmt: skip
@@ -159,9 +159,10 @@ def mpd_step_by_step(gallery: Path) -> str:
     )
 
 
-def mpd_reference(gallery: Path) -> str:
-    """docs/methods.md's comparison of MPD with its authors' code, from the bench's rows."""
-    rows = _mpd_bench(gallery)
+def reference_check(gallery: Path, name: str) -> str:
+    """docs/methods.md's comparison of a method with its authors' code, from the rows of
+    `bench/results/NAME.jsonl` (bench/reference_check.py)."""
+    rows = _bench_rows(gallery, name)
     runs = pd.DataFrame([r for r in rows if "method" in r])
     summaries = {r["summary"]: r for r in rows if "summary" in r}
     methods = list(dict.fromkeys(runs["method"]))
