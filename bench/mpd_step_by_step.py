@@ -41,15 +41,10 @@ from reference_check import BENCH, checked_commit, export, fig1_paths
 
 from localbo.gp import GP
 from localbo.kernels import RBF
-from localbo.methods.mpd import (
-    REFERENCE_NOISE_VAR,
-    DownhillQuadratic,
-    MPDSettings,
-    move,
-    sample_point,
-)
+from localbo.methods.mpd import DownhillQuadratic, MPDSettings, move, sample_point
 from localbo.objective import Box
 from localbo.pipeline.fig1 import Fig1Settings
+from localbo.window import REFERENCE_NOISE_VAR
 
 
 def window(trace: dict, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]:

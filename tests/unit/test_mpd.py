@@ -22,24 +22,19 @@ from localbo.methods.mpd import (
     move,
     mpd,
     sample_point,
-    standardized,
 )
 from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
+from localbo.window import standardized
 from tests.unit.finite_differences import assert_gradient_close, central_difference
 from tests.unit.mpd_oracle import DenseDownhillQuadratic
 from tests.unit.quadratic import Quadratic
-
-# the unit kernel of the paper and one whose lengthscale and outputscale differ from 1 and from
-# each other, so that a wrong power of either in the closed form shows
-KERNELS = [RBF(), RBF(0.6, 2.3)]
+from tests.unit.small_gp import KERNELS, small_gp
 
 
-def _gp(seed, d=3, n=8, kernel=KERNELS[0]):
-    rng = rng_for(seed, "mpd-gp")
-    X = 0.3 * rng.standard_normal((n, d))
-    return GP(kernel, X, np.sin(2 * X[:, 0]) + X[:, 1] ** 2, noise_var=1e-3), rng
+def _gp(seed, **kwargs):
+    return small_gp("mpd-gp", seed, **kwargs)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)

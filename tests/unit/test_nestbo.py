@@ -19,16 +19,11 @@ from localbo.objective import Box, NoisyObjective
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference
-
-# the unit kernel of the paper and one whose lengthscale and outputscale differ from 1 and from
-# each other, so that a wrong power of either shows
-KERNELS = [RBF(), RBF(0.6, 2.3)]
+from tests.unit.small_gp import KERNELS, small_gp
 
 
-def _gp(seed, d=3, n=8, kernel=KERNELS[0]):
-    rng = rng_for(seed, "nestbo-gp")
-    X = 0.3 * rng.standard_normal((n, d))
-    return GP(kernel, X, np.sin(2 * X[:, 0]) + X[:, 1] ** 2, noise_var=1e-3)
+def _gp(seed, **kwargs):
+    return small_gp("nestbo-gp", seed, **kwargs)[0]
 
 
 def _explained(kernel, X, noise_var, x, step=1e-4):

@@ -36,7 +36,7 @@ Where we depart from the reference code, and why:
 
 With `reference_code`, MinUCB follows the code in the choices above that change its numbers
 beyond arithmetic: the sampling box not clipped, the window's targets standardized
-(`localbo.methods.mpd.standardized`, the GIBO model both codes share), the noise variance 0.01,
+(`localbo.window.standardized`, the GIBO model both codes share), the noise variance 0.01,
 and the evaluation after each move.
 
 Returned: the final iterate, at its true f (as local BO's); the info gives
@@ -58,14 +58,11 @@ from localbo.gp import GP
 from localbo.kernels import RBF, Kernel
 from localbo.linalg import solve_lower
 from localbo.methods.gp_ucb.lower_confidence_bound import LowerConfidenceBound
-from localbo.methods.mpd import standardized
 from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
-
-# the code's model noise variance (`hypers.noise` of its synthetic experiment)
-REFERENCE_NOISE_VAR = 0.01
+from localbo.window import REFERENCE_NOISE_VAR, Window
 
 
 @dataclass(frozen=True)
@@ -198,34 +195,21 @@ def minucb(
     """
     settings = settings or MinUCBSettings()
     d = box.d
-    window = settings.window_factor * d
     reference = settings.reference_code
     noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + settings.min_noise_var
-    X, y = np.empty((0, d)), np.empty(0)
     x = box.project(np.array(x0, dtype=float))
-    best_x, best_y = x, math.inf
+    data = Window(objective, kernel, settings.window_factor * d, noise_var, reference, x)
     trace = Trace(progress_every=PROGRESS_EVERY)
     trace.record(objective, x)
     iterations = 0
-
-    def observe(point: np.ndarray) -> GP:
-        """Evaluate a (d,) point; the GP on the newest `window` observations."""
-        nonlocal X, y, best_x, best_y
-        value = objective(point[None, :])
-        X, y = np.vstack([X, point])[-window:], np.append(y, value)[-window:]
-        if value[0] < best_y:
-            best_x, best_y = point, float(value[0])
-        return GP(kernel, X, standardized(y) if reference else y, noise_var)
-
     while objective.remaining > 0:
-        gp = observe(x)
+        gp = data.observe(x)
         for _ in range(min(d, objective.remaining)):
-            gp = observe(sample_point(gp, x, box, rng, settings))
+            gp = data.observe(sample_point(gp, x, box, rng, settings))
         x = move(gp, x, box, settings.ucb_scale)
         if reference and objective.remaining > 0:
             value = objective(x[None, :])  # the code's `print` after the move: not in the GP
-            if value[0] < best_y:
-                best_x, best_y = x, float(value[0])
+            data.consider(x, float(value[0]))
         iterations += 1
         trace.record(objective, x)
     return finish(
@@ -234,7 +218,7 @@ def minucb(
         trace,
         iterations=iterations,
         stop="budget",
-        best_observation_value=float(objective.true_value(best_x)),
+        best_observation_value=float(objective.true_value(data.best_x)),
     )
 
 

@@ -46,7 +46,7 @@ Where we depart from the reference code, and why:
 
 With `reference_code`, MPD follows the reference code's choices where we depart from it, to
 measure what they change: p* = Phi(sqrt(v^T mu)) with the unit v, the window's targets
-standardized as the code's model does (`standardized`: mean 0 and standard deviation 1 with
+standardized as the code's model does (`localbo.window`: mean 0 and standard deviation 1 with
 ddof 0, a lone observation as it is), the code's model noise variance 0.01 in place of
 sigma^2 + `min_noise_var`, every entry of the gradient covariance clamped at 1e-9 in the move
 (the code's `posterior_derivative` clamps it; its acquisition factors the covariance after z
@@ -79,6 +79,7 @@ from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
+from localbo.window import REFERENCE_NOISE_VAR, Window
 
 
 @dataclass(frozen=True)
@@ -118,9 +119,8 @@ class MPDSettings:
         require(self, lambda v: v >= 0, ">= 0", "min_noise_var")
 
 
-# the reference code's model noise variance and the floor it clamps every entry of the gradient
-# covariance at (../shared/notes/reference-implementations.md)
-REFERENCE_NOISE_VAR = 0.01
+# the floor the reference code clamps every entry of the gradient covariance at
+# (../shared/notes/reference-implementations.md)
 REFERENCE_CLAMP = 1e-9
 
 
@@ -269,20 +269,6 @@ def move(gp: GP, x: np.ndarray, box: Box, settings: MPDSettings) -> np.ndarray:
     return x
 
 
-def standardized(y: np.ndarray) -> np.ndarray:
-    """y as the reference code's model takes its targets (`DerivativeExactGPSEModel.
-    append_train_data`): one observation as it is; more, centred and divided by their standard
-    deviation (ddof 0) plus 1e-10.
-
-    Example:
-        >>> standardized(np.array([1.0, 3.0])).round(9).tolist(), standardized(np.array([2.0]))
-        ([-1.0, 1.0], array([2.]))
-    """
-    if len(y) == 1:
-        return y
-    return (y - y.mean()) / (np.std(y) + 1e-10)
-
-
 def mpd(
     objective: NoisyObjective,
     kernel: Kernel,
@@ -301,30 +287,18 @@ def mpd(
     """
     settings = settings or MPDSettings()
     d = box.d
-    window = settings.window_factor * d
     reference = settings.reference_code
     noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + settings.min_noise_var
-    X, y = np.empty((0, d)), np.empty(0)
     x = box.project(np.array(x0, dtype=float))
-    best_x, best_y = x, math.inf
+    data = Window(objective, kernel, settings.window_factor * d, noise_var, reference, x)
     trace = Trace(progress_every=PROGRESS_EVERY)
     trace.record(objective, x)
     iterations = 0
-
-    def observe(point: np.ndarray) -> GP:
-        """Evaluate a (d,) point; the GP on the newest `window` observations."""
-        nonlocal X, y, best_x, best_y
-        value = objective(point[None, :])
-        X, y = np.vstack([X, point])[-window:], np.append(y, value)[-window:]
-        if value[0] < best_y:
-            best_x, best_y = point, float(value[0])
-        return GP(kernel, X, standardized(y) if reference else y, noise_var)
-
     while objective.remaining > 0:
-        gp = observe(x)
+        gp = data.observe(x)
         mean = gp.grad_mean(x)
         for _ in range(min(d, objective.remaining)):
-            gp = observe(sample_point(gp, x, mean, box, rng, settings))
+            gp = data.observe(sample_point(gp, x, mean, box, rng, settings))
         x = move(gp, x, box, settings)
         iterations += 1
         trace.record(objective, x)
@@ -334,7 +308,7 @@ def mpd(
         trace,
         iterations=iterations,
         stop="budget",
-        best_observation_value=float(objective.path(best_x[None, :])[0]),
+        best_observation_value=float(objective.path(data.best_x[None, :])[0]),
     )
 
 
