@@ -1,4 +1,4 @@
-"""Lower bounds on a whole paper-scale run of TuRBO-1, MPD and MinUCB at d = 50 and GP-UCB at
+"""Lower bounds on a whole run of TuRBO-1, MPD and MinUCB at d = 50, NeST-BO and GP-UCB at
 d = 10, from the work each algorithm (at its reference settings) must do and what that costs here.
 
 Each floor is (how many of one repeated operation a run of 5000 makes) x (the measured cost of one
@@ -28,8 +28,11 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   driver per run and per evaluation on d-dimensional quadratics (their own time taken out),
   through `scipy.optimize.minimize` and through a bare loop over its compiled routine, so the
   floor holds for any acquisition code; and with it, the least any acquisition value needs at
-  a point (its kernel row on the full window and one triangular solve with the window's
-  factor), timed, and the whole run's CPU over the floor through `minimize`.
+  a point, and its value and gradient (`least_seconds`: its kernel row on the full window, one
+  triangular solve with the window's factor and a product; a second solve and products for
+  the gradient), timed, and the whole run's CPU over each floor through `minimize`.
+- `nestbo`: the same at d = 10 for `--nestbo-budget` evaluations (not scaled: its GP keeps
+  every observation), each point's L-BFGS-B evaluations at the least of the n it had then.
 - `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
   at a new point, one pass over the n x n factor (a triangular solve; the implementation makes
   two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
@@ -40,7 +43,7 @@ The unit costs are timed in whatever load the machine has; say which when quotin
 
 Appends one JSON line per part to `--out`.
 
-    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo turbo_rows mpd minucb gp_ucb
+    OPENBLAS_NUM_THREADS=1 python bench/floors.py --parts turbo turbo_rows mpd minucb nestbo gp_ucb
 """
 
 from __future__ import annotations
@@ -91,11 +94,11 @@ def timed(function, seconds: dict[str, float], key: str):
     return call
 
 
-def whole_run(method: str, d: int) -> dict:
+def whole_run(method: str, d: int, budget: int = BUDGET) -> dict:
     """The row of bench/results/full_runs.jsonl of the last whole run of `method` at d."""
     lines = Path("bench/results/full_runs.jsonl").read_text().splitlines()
     rows = [json.loads(line) for line in lines]
-    return [r for r in rows if r["method"] == method and r["d"] == d and r["budget"] == BUDGET][-1]
+    return [r for r in rows if r["method"] == method and r["d"] == d and r["budget"] == budget][-1]
 
 
 def prior_draw_seconds(d: int) -> tuple[float, float, int]:
@@ -280,16 +283,36 @@ def counted_run(method: str, d: int, budget: int) -> tuple[list[int], float, Opt
     return counts, inside["functions"], result
 
 
-def window_row_and_solve_seconds(method: str, d: int) -> float:
-    """CPU seconds of what any value of the acquisition of `method` (MPD, MinUCB) needs at a
-    point z: its kernel row on the full data window (window_factor x d points) and one
-    triangular solve with the window's factor (the posterior variance of f(z))."""
+def least_seconds(L: np.ndarray, X: np.ndarray, z: np.ndarray, C: np.ndarray) -> tuple:
+    """CPU seconds of what any value of a GIBO-family acquisition needs at z, and of what its
+    value and gradient need, on data X (n, d) with factor L and the (n, m) solved covariances C
+    of the quantity it learns about (m = d: the gradient; d + d^2: gradient and Hessian).
+    Value: the kernel row k(X, z), one triangular solve r = L^-1 k and r^T C. With the
+    gradient: a second solve (K^-1 k, for the variance's gradient), the product of C with the
+    value's vector and the row's Jacobian against both (X^T (k [w, q]))."""
+    kernel = RBF()
+
+    def value() -> np.ndarray:
+        return solve_lower(L, kernel(z[None, :], X)[0]) @ C
+
+    def value_and_gradient() -> np.ndarray:
+        k = kernel(z[None, :], X)[0]
+        r = solve_lower(L, k)
+        c = r @ C
+        P = np.column_stack([solve_lower(L, r, trans=True), C @ c])
+        return X.T @ (k[:, None] * P)
+
+    return cpu_per_call(value, 200), cpu_per_call(value_and_gradient, 200)
+
+
+def window_least_seconds(method: str, d: int) -> tuple:
+    """`least_seconds` of the acquisition of `method` (MPD, MinUCB) on its full data window
+    (window_factor x d points near the iterate), with the gradient's covariances (m = d)."""
     n = optimizer_class(method)().settings.window_factor * d
     rng = rng_for(0, "bench-floors", "mpd-window", d)
     X, z = rng.uniform(-0.2, 0.2, (n, d)), rng.uniform(-0.2, 0.2, d)
-    kernel = RBF()
-    L = np.linalg.cholesky(kernel(X, X) + 1e-6 * np.eye(n))
-    return cpu_per_call(lambda: solve_lower(L, kernel(z[None, :], X)[0]), 2000)
+    L = np.linalg.cholesky(RBF()(X, X) + 1e-6 * np.eye(n))
+    return least_seconds(L, X, z, rng.standard_normal((n, d)))
 
 
 def acquisition_search_floor(method: str, d: int, budget: int) -> dict:
@@ -297,12 +320,12 @@ def acquisition_search_floor(method: str, d: int, budget: int) -> dict:
     sampled is the best of restarted L-BFGS-B runs on an acquisition over a window of the data)
     at d, through `minimize` as the method calls it and through a bare loop over the compiled
     routine (`compiled_lbfgsb`, checked to take the same iterations), and beside it the
-    acquisition's least work per evaluation (`window_row_and_solve_seconds`) and the
+    acquisition's least work per evaluation (`window_least_seconds`) and the
     acquisition's measured time per evaluation."""
     if not same_iterations(d):
         raise RuntimeError("the bare L-BFGS-B loop does not follow scipy's minimize")
     counts, inside, _ = counted_run(method, d, budget)
-    least = window_row_and_solve_seconds(method, d)
+    least, with_gradient = window_least_seconds(method, d)
     scale = BUDGET / budget
     row = {"part": method, "d": d, "counted_budget": budget}
     row["lbfgsb_calls_per_point"] = len(counts) / budget
@@ -313,15 +336,78 @@ def acquisition_search_floor(method: str, d: int, budget: int) -> dict:
         row[f"{name}_us_per_call"] = 1e6 * per_call
         row[f"{name}_us_per_evaluation"] = 1e6 * per_evaluation
         row[f"{name}_floor_s"] = driver_s
-        row[f"{name}_floor_with_row_and_solve_s"] = driver_s + scale * sum(counts) * least
-    row["row_and_solve_us"] = 1e6 * least
+        row[f"{name}_floor_with_least_value_s"] = driver_s + scale * sum(counts) * least
+        gradient_s = driver_s + scale * sum(counts) * with_gradient
+        row[f"{name}_floor_with_least_value_and_gradient_s"] = gradient_s
+    row["least_value_us"] = 1e6 * least
+    row["least_value_and_gradient_us"] = 1e6 * with_gradient
     row["acquisition_us_per_evaluation"] = 1e6 * inside / sum(counts)
     row["acquisition_in_lbfgsb_s"] = scale * inside
     row["whole_run_s"] = whole_run(method, d)["cpu_s"]
-    row["whole_run_over_minimize_floor"] = (
-        row["whole_run_s"] / row["minimize_floor_with_row_and_solve_s"]
-    )
+    for floor in ("least_value", "least_value_and_gradient"):
+        ratio = row["whole_run_s"] / row[f"minimize_floor_with_{floor}_s"]
+        row[f"whole_run_over_floor_with_{floor}"] = ratio
     return row
+
+
+def newton_least_seconds(d: int, sizes: list[int]) -> list[tuple]:
+    """`least_seconds` of NeST-BO's acquisition at each number of observations n of `sizes`
+    (points spread over its box of half-width 2), with the covariances of the gradient and the
+    Hessian (m = d + d^2)."""
+    rng = rng_for(0, "bench-floors", "nestbo", d)
+    least = []
+    for n in sizes:
+        X, z = rng.uniform(-2.0, 2.0, (n, d)), rng.uniform(-2.0, 2.0, d)
+        L = np.linalg.cholesky(RBF()(X, X) + 1e-6 * np.eye(n))
+        least.append(least_seconds(L, X, z, rng.standard_normal((n, d + d * d))))
+    return least
+
+
+def nestbo_floor(d: int, budget: int) -> dict:
+    """NeST-BO's acquisition searches in one whole run at d of `budget` evaluations: the
+    L-BFGS-B runs and their evaluations, counted per point with the observations the GP held
+    then, at the driver's cost (through `minimize`) and the least an acquisition value (and
+    its gradient) needs at that n (`newton_least_seconds`, interpolated between sizes)."""
+    import localbo.methods.nestbo as nestbo
+
+    held, build = [], nestbo.NewtonInformation.__init__
+
+    def recording(self, gp, x):
+        held.append(gp.n)
+        build(self, gp, x)
+
+    with patch.object(nestbo.NewtonInformation, "__init__", recording):
+        counts, inside, _ = counted_run("nestbo", d, budget)
+    restarts = optimizer_class("nestbo")().settings.restarts
+    per_point = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))
+    if len(per_point) != len(held):
+        raise RuntimeError(f"{len(counts)} L-BFGS-B runs for {len(held)} points")
+    sizes = [int(n) for n in np.linspace(min(held), max(held), 5)]
+    measured = np.array(newton_least_seconds(d, sizes))  # (sizes, 2)
+    per_call, per_evaluation = lbfgsb_cost(d)
+    driver = len(counts) * per_call + sum(counts) * per_evaluation
+    value, with_gradient = (driver + float(per_point @ np.interp(held, sizes, measured[:, k]))
+                            for k in (0, 1))  # fmt: skip
+    whole = whole_run("nestbo", d, budget)["cpu_s"]
+    return {
+        "part": "nestbo",
+        "d": d,
+        "counted_budget": budget,
+        "points": len(held),
+        "lbfgsb_evaluations_per_point": float(np.mean(per_point)),
+        "least_value_us_at_sizes": dict(zip(map(str, sizes), 1e6 * measured[:, 0], strict=True)),
+        "least_value_and_gradient_us_at_sizes": dict(
+            zip(map(str, sizes), 1e6 * measured[:, 1], strict=True)
+        ),
+        "minimize_floor_s": driver,
+        "minimize_floor_with_least_value_s": value,
+        "minimize_floor_with_least_value_and_gradient_s": with_gradient,
+        "acquisition_us_per_evaluation": 1e6 * inside / sum(counts),
+        "acquisition_in_lbfgsb_s": inside,
+        "whole_run_s": whole,
+        "whole_run_over_floor_with_least_value": whole / value,
+        "whole_run_over_floor_with_least_value_and_gradient": whole / with_gradient,
+    }
 
 
 def gp_ucb_floor(d: int, budget: int) -> dict:
@@ -374,6 +460,7 @@ def main() -> None:
     parser.add_argument("--parts", nargs="+", default=["turbo", "turbo_rows", "mpd", "gp_ucb"])
     parser.add_argument("--mpd-budget", type=int, default=600)
     parser.add_argument("--minucb-budget", type=int, default=5000)
+    parser.add_argument("--nestbo-budget", type=int, default=2000)
     parser.add_argument("--gp-ucb-budget", type=int, default=1500)
     parser.add_argument("--out", type=Path, default=Path("bench/results/floors.jsonl"))
     args = parser.parse_args()
@@ -382,6 +469,7 @@ def main() -> None:
         "turbo_rows": lambda: turbo_rows_floor(50),
         "mpd": lambda: acquisition_search_floor("mpd", 50, args.mpd_budget),
         "minucb": lambda: acquisition_search_floor("minucb", 50, args.minucb_budget),
+        "nestbo": lambda: nestbo_floor(10, args.nestbo_budget),
         "gp_ucb": lambda: gp_ucb_floor(10, args.gp_ucb_budget),
     }
     for part in args.parts:
