@@ -56,8 +56,9 @@ def redraw(gallery: Path, repo: Path, cores: int = 2) -> list[Path]:
             entry = provenance["figures"].get(figure)
             if figure is None or (source.suffix == ".csv" and entry and not entry.get("derived")):
                 continue  # not the rules' output, or a table of a run the gallery holds
-            if entry is None:  # a figure made from other figures' tables alone
-                entry = provenance["figures"][figure] = {"runs": [], "files": [], "derived": True}
+            if entry is None or entry.get("derived"):  # made from other figures' tables alone
+                entry = provenance["figures"][figure] = {**(entry or {"files": []}),
+                                                         "runs": [], "derived": True}  # fmt: skip
             target = gallery / gallery_name(relative)
             if target.name not in entry["files"]:
                 entry["files"] = sorted([*entry["files"], target.name])
