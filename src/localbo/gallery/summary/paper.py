@@ -94,9 +94,9 @@ def readme_figures(gallery: Path) -> str:
         f"{fmt(median.ours)} at d = 50, 90 % bootstrap interval [{fmt(median.ours_low)}, "
         f"{fmt(median.ours_high)}] (the paper's median {median.paper} is {median.verdict}, "
         f"p = {median.p_value:.2g}; a grid would need 10^{fmt(grid.ours, 1)} points, the paper "
-        f"{grid.paper}). TuRBO-1 and MPD fall with d as local BO does; random search stalls "
-        f"near {fmt(random_level[random_level.index >= 10].median(), 1)}, GP-UCB with it from "
-        "d = 20 on.",
+        f"{grid.paper}). TuRBO-1, MPD and MinUCB fall with d as local BO does; random search "
+        f"stalls near {fmt(random_level[random_level.index >= 10].median(), 1)}, GP-UCB with it "
+        "from d = 20 on.",
         "**Fig. 2** ([png](figures/gallery/fig2_error_function.png)): the error function falls "
         "with b a little faster than the bound's b^-1/2 and grows with d like its d^3/2.",
         f"**Fig. 3** ([png](figures/gallery/fig3_restarts.png)): on one d = 100 path, median "
