@@ -114,18 +114,24 @@ def method_comparison(gallery: Path) -> str:
         f"{e10['ties']} paths at d = 10, wins on {e10['wins']} and loses on {e10['losses']} "
         f"(median {fmt(e10['median_difference'])}, Hodges-Lehmann "
         f"{fmt(e10['hodges_lehmann'])}, Holm's p = {e10['holm_p']:.2g}). "
-        + minucb_against_local_bo(by.loc["minucb"])
+        + minucb_against_local_bo(gallery)
     )
 
 
-def minucb_against_local_bo(minucb: pd.DataFrame) -> str:
-    """The method comparison's sentence on MinUCB: its wins, ties and losses per d."""
-    counts = "; ".join(
-        f"d = {d}: {r['wins']}, {r['ties']}, {r['losses']} (median {fmt(r['median_difference'])}, "
-        f"Holm's p = {r['holm_p']:.2g})"
-        for d, r in minucb.iterrows()
-    )
-    return f"MinUCB's final iterate wins, ties and loses on {counts}."
+def minucb_against_local_bo(gallery: Path) -> str:
+    """The method comparison's sentence on MinUCB: its wins, ties and losses against local BO
+    per noise level and d."""
+    rows = table(gallery, "method_comparison-summary")
+    rows = rows[(rows["method"] == "minucb") & (rows["quantity"] == "returned point")]
+    levels = []
+    for sigma, at in rows.groupby("sigma"):
+        counts = "; ".join(
+            f"d = {r['d']}: {r['wins']}, {r['ties']}, {r['losses']} (median "
+            f"{fmt(r['median_difference'])}, Holm's p = {r['holm_p']:.2g})"
+            for _, r in at.iterrows()
+        )
+        levels.append(f"at sigma = {sigma:g} on {counts}")
+    return "MinUCB's final iterate wins, ties and loses " + "; ".join(levels) + "."
 
 
 def mpd_pair(gallery: Path) -> str:
