@@ -283,7 +283,9 @@ def counted_run(method: str, d: int, budget: int) -> tuple[list[int], float, Opt
     return counts, inside["functions"], result
 
 
-def least_seconds(L: np.ndarray, X: np.ndarray, z: np.ndarray, C: np.ndarray) -> tuple:
+def least_seconds(
+    L: np.ndarray, X: np.ndarray, z: np.ndarray, C: np.ndarray
+) -> tuple[float, float]:
     """CPU seconds of what any value of a GIBO-family acquisition needs at z, and of what its
     value and gradient need, on data X (n, d) with factor L and the (n, m) solved covariances C
     of the quantity it learns about (m = d: the gradient; d + d^2: gradient and Hessian).
@@ -305,7 +307,7 @@ def least_seconds(L: np.ndarray, X: np.ndarray, z: np.ndarray, C: np.ndarray) ->
     return cpu_per_call(value, 200), cpu_per_call(value_and_gradient, 200)
 
 
-def window_least_seconds(method: str, d: int) -> tuple:
+def window_least_seconds(method: str, d: int) -> tuple[float, float]:
     """`least_seconds` of the acquisition of `method` (MPD, MinUCB) on its full data window
     (window_factor x d points near the iterate), with the gradient's covariances (m = d)."""
     n = optimizer_class(method)().settings.window_factor * d
@@ -350,7 +352,7 @@ def acquisition_search_floor(method: str, d: int, budget: int) -> dict:
     return row
 
 
-def newton_least_seconds(d: int, sizes: list[int]) -> list[tuple]:
+def newton_least_seconds(d: int, sizes: list[int]) -> list[tuple[float, float]]:
     """`least_seconds` of NeST-BO's acquisition at each number of observations n of `sizes`
     (points spread over its box of half-width 2), with the covariances of the gradient and the
     Hessian (m = d + d^2)."""

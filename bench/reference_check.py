@@ -196,7 +196,9 @@ def our_runs(
     return rows
 
 
-def difference_of_medians(reference: np.ndarray, ours: np.ndarray, seed: int) -> tuple:
+def difference_of_medians(
+    reference: np.ndarray, ours: np.ndarray, seed: int
+) -> tuple[float, float, float]:
     """median(reference) - median(ours) of paired per-path values, with the 90 % percentile
     bootstrap interval (the paths resampled in pairs)."""
     result = stats.bootstrap(

@@ -37,6 +37,9 @@ def standardized(y: np.ndarray) -> np.ndarray:
 class Window:
     """A run's observations: the GP on the newest `size` of them and the best one so far.
 
+    Attributes: X (k, d) and y (k,), the newest k <= size observations; best_x (d,) and
+    best_y, the lowest observed value and its point (the start and inf before the first).
+
     Args:
         objective: the (noisy) objective the points are evaluated on.
         kernel: the GP's kernel. size: the observations the GP keeps.

@@ -242,6 +242,6 @@ class MinUCB(FunctionOptimizer):
         """Per evaluation one acquisition search (raw samples and capped L-BFGS-B restarts over
         a window of 5 d points), per d + 1 of them one move: linear in d, fitted to whole runs
         at the paper's budget, d = 1-50 (bench/full_run.py, within 1.15x at d >= 5, 1.7x over
-        at d = 1)."""
+        at d = 1), all noiseless: the noisy runs' work per evaluation is not measured."""
         per_evaluation = (1.1e-3 + 1.4e-4 * d) * self.settings.restarts / 5
         return Cost(seconds=budget * per_evaluation + 1.0)

@@ -28,9 +28,10 @@ The GP keeps every observation.
 Where we depart from the reference code, and why:
 - hyperparameters are the path's, known (the code refits ML-II with ARD lengthscales, twice an
   iteration: Fig. 1 gives every method the true ones);
-- delta, the steps and their floors are read in the path's units (lengthscale 1), as MPD's and
-  MinUCB's are; the code's are in its unit cube (0.2, 1 and 0.5 of a box 10 wide in its
-  benchmarks): `bench/nestbo_against_reference.py` sets them to the code's for its check;
+- delta, the normalized gradient step and its floor are read in the path's units (lengthscale
+  1), as MPD's and MinUCB's are; the code's (0.2, 0.5 and 0.05) are of its unit cube:
+  `bench/nestbo_against_reference.py` sets them to the code's for its check (the Newton step's
+  1, 0.8 and 0.05 multiply -H^-1 g and have no units);
 - the budget counts every evaluation (the code counts its initial design of N_init + 1 points
   as one);
 - the acquisition is the same variance reduction, computed with the posterior kept factored

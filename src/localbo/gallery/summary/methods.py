@@ -79,11 +79,12 @@ def fig1_methods(gallery: Path) -> str:
         "  ",
     )
     minucb_gap = (med["minucb"] - med["local_bo"]).reindex(dims)
-    side = "above" if (minucb_gap > 0).all() else "apart from"
+    side = "above" if (minucb_gap > 0).all() else "below" if (minucb_gap < 0).all() else None
+    where = f"{side} local BO at every d" if side else "on either side of local BO"
     minucb = wrap(
         "- MinUCB, GIBO's sampling with a move to the minimum of the upper confidence bound, "
-        f"ends {side} local BO at every d in the difference of the two medians above "
-        f"({span(minucb_gap)}); path by path, the method comparison below.",
+        f"ends {where} in the difference of the two medians above ({span(minucb_gap)}); path "
+        "by path, the method comparison below.",
         "  ",
     )
     return local + turbo + mpd_text + minucb
