@@ -34,17 +34,30 @@ def standardized(y: np.ndarray) -> np.ndarray:
     return (y - y.mean()) / (np.std(y) + 1e-10)
 
 
-class Window:
+class Best:
+    """The lowest value observed so far and its (d,) point (`x`; the start before the first)."""
+
+    def __init__(self, start: np.ndarray) -> None:
+        self.x, self.y = start, math.inf
+
+    def consider(self, point: np.ndarray, value: float) -> None:
+        """Keep a (d,) point observed at `value` as the best if it is."""
+        if value < self.y:
+            self.x, self.y = point, value
+
+
+class Window(Best):
     """A run's observations: the GP on the newest `size` of them and the best one so far.
 
-    Attributes: X (k, d) and y (k,), the newest k <= size observations; best_x (d,) and
-    best_y, the lowest observed value and its point (the start and inf before the first).
+    Attributes: X (k, d) and y_window (k,), the newest k <= size observations; x and y, the
+    best observation (`Best`).
 
     Args:
         objective: the (noisy) objective the points are evaluated on.
         kernel: the GP's kernel. size: the observations the GP keeps.
-        noise_var: the GP's noise variance.
-        standardize: give the GP the window's targets `standardized` (the reference codes).
+        min_noise_var: the nugget added to sigma^2 in the GP's noise.
+        reference: as the reference codes: the window's targets `standardized` and the noise
+            variance `REFERENCE_NOISE_VAR`.
         start: (d,) the best point until the first observation (the run's start).
     """
 
@@ -53,25 +66,20 @@ class Window:
         objective: NoisyObjective,
         kernel: Kernel,
         size: int,
-        noise_var: float,
-        standardize: bool,
+        min_noise_var: float,
+        reference: bool,
         start: np.ndarray,
     ) -> None:
-        self.objective, self.kernel, self.size = objective, kernel, size
-        self.noise_var, self.standardize = noise_var, standardize
-        self.X, self.y = np.empty((0, len(start))), np.empty(0)
-        self.best_x, self.best_y = start, math.inf
-
-    def consider(self, point: np.ndarray, value: float) -> None:
-        """Keep a (d,) point observed at `value` as the best if it is."""
-        if value < self.best_y:
-            self.best_x, self.best_y = point, value
+        super().__init__(start)
+        self.objective, self.kernel, self.size, self.reference = objective, kernel, size, reference
+        self.noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + min_noise_var
+        self.X, self.y_window = np.empty((0, len(start))), np.empty(0)
 
     def observe(self, point: np.ndarray) -> GP:
         """Evaluate a (d,) point; the GP on the newest `size` observations."""
         value = self.objective(point[None, :])
         self.X = np.vstack([self.X, point])[-self.size :]
-        self.y = np.append(self.y, value)[-self.size :]
+        self.y_window = np.append(self.y_window, value)[-self.size :]
         self.consider(point, float(value[0]))
-        y = standardized(self.y) if self.standardize else self.y
+        y = standardized(self.y_window) if self.reference else self.y_window
         return GP(self.kernel, self.X, y, self.noise_var)

@@ -62,7 +62,7 @@ from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
-from localbo.window import REFERENCE_NOISE_VAR, Window
+from localbo.window import Window
 
 
 @dataclass(frozen=True)
@@ -196,9 +196,10 @@ def minucb(
     settings = settings or MinUCBSettings()
     d = box.d
     reference = settings.reference_code
-    noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + settings.min_noise_var
     x = box.project(np.array(x0, dtype=float))
-    data = Window(objective, kernel, settings.window_factor * d, noise_var, reference, x)
+    data = Window(
+        objective, kernel, settings.window_factor * d, settings.min_noise_var, reference, x
+    )
     trace = Trace(progress_every=PROGRESS_EVERY)
     trace.record(objective, x)
     iterations = 0
@@ -218,7 +219,7 @@ def minucb(
         trace,
         iterations=iterations,
         stop="budget",
-        best_observation_value=float(objective.true_value(data.best_x)),
+        best_observation_value=objective.true_value(data.x),
     )
 
 

@@ -79,7 +79,7 @@ from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
-from localbo.window import REFERENCE_NOISE_VAR, Window
+from localbo.window import Window
 
 
 @dataclass(frozen=True)
@@ -288,9 +288,10 @@ def mpd(
     settings = settings or MPDSettings()
     d = box.d
     reference = settings.reference_code
-    noise_var = REFERENCE_NOISE_VAR if reference else objective.sigma**2 + settings.min_noise_var
     x = box.project(np.array(x0, dtype=float))
-    data = Window(objective, kernel, settings.window_factor * d, noise_var, reference, x)
+    data = Window(
+        objective, kernel, settings.window_factor * d, settings.min_noise_var, reference, x
+    )
     trace = Trace(progress_every=PROGRESS_EVERY)
     trace.record(objective, x)
     iterations = 0
@@ -308,7 +309,7 @@ def mpd(
         trace,
         iterations=iterations,
         stop="budget",
-        best_observation_value=float(objective.path(data.best_x[None, :])[0]),
+        best_observation_value=objective.true_value(data.x),
     )
 
 

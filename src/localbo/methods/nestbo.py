@@ -65,6 +65,7 @@ from localbo.multistart import maximize
 from localbo.objective import PROGRESS_EVERY, Box, NoisyObjective, OptimizationResult, Trace, finish
 from localbo.optimizers import Cost, FunctionOptimizer, register
 from localbo.settings_checks import require
+from localbo.window import Best
 
 
 @dataclass(frozen=True)
@@ -283,15 +284,14 @@ def nestbo(
     design = design[: objective.remaining]
     y = objective(design)
     gp = GP(kernel, design, y, noise_var, capacity=objective.budget)
-    best_x, best_y = design[np.argmin(y)], float(np.min(y))
+    best = Best(x)
+    best.consider(design[np.argmin(y)], float(np.min(y)))
     iterations = 0
 
     def observe(point: np.ndarray) -> None:
-        nonlocal best_x, best_y
         value = objective(point[None, :])
         gp.append(point[None, :], value)
-        if value[0] < best_y:
-            best_x, best_y = point, float(value[0])
+        best.consider(point, float(value[0]))
 
     while objective.remaining > 0:
         if settings.refit:
@@ -317,7 +317,7 @@ def nestbo(
         trace,
         iterations=iterations,
         stop="budget",
-        best_observation_value=float(objective.true_value(best_x)),
+        best_observation_value=objective.true_value(best.x),
     )
 
 
