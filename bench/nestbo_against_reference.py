@@ -19,8 +19,10 @@ code's lengths, given in its unit cube, read in the path's units (delta 0.2, the
 from reference_check import ReferenceCode, main  # bench/, the script's folder
 
 from localbo.methods.nestbo import NeSTBO, NeSTBOSettings
+from localbo.pipeline.fig1 import Fig1Settings
 
-WIDTH = 10.0  # Fig. 1's box [-5, 5]^d, the code's unit cube
+BOX = Fig1Settings().box
+WIDTH = BOX.upper - BOX.lower  # Fig. 1's box, the code's unit cube
 AS_THE_CODE = NeSTBOSettings(
     refit=True, delta=0.2 * WIDTH, gradient_step=0.5 * WIDTH, gradient_min_step=0.05 * WIDTH
 )
