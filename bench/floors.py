@@ -372,13 +372,13 @@ def nestbo_floor(d: int, budget: int) -> dict:
     its gradient) needs at that n (`newton_least_seconds`, interpolated between sizes)."""
     import localbo.methods.nestbo as nestbo
 
-    held, build = [], nestbo.NewtonInformation.__init__
+    held, extend = [], nestbo.NewtonInformation.extend
 
-    def recording(self, gp, x):
-        held.append(gp.n)
-        build(self, gp, x)
+    def recording(self):  # once a point, before its search
+        held.append(self.gp.n)
+        extend(self)
 
-    with patch.object(nestbo.NewtonInformation, "__init__", recording):
+    with patch.object(nestbo.NewtonInformation, "extend", recording):
         counts, inside, _ = counted_run("nestbo", d, budget)
     restarts = optimizer_class("nestbo")().settings.restarts
     per_point = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))

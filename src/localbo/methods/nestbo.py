@@ -153,22 +153,52 @@ class NewtonInformation:
     and of Hess f(x)'s entries with f(X)) and r = L^-1 k(X, z): [c_g; vec C_H] = [a_g; vec a_H]
     - B^T r, with a_g = -k(x, z) u / l^2 and a_H = k(x, z) (u u^T / l^4 - I / l^2) (u = x - z),
     and s = k(z, z) + noise - r^T r: O(n (d + d^2)) a point. The gradient contracts every
-    Jacobian with a vector first (as `localbo.methods.minucb.GradientInformation`).
+    Jacobian with a vector first (as `localbo.methods.minucb.GradientInformation`). B is built
+    once an iteration and gains a row a point the batch observes (`extend`).
 
     Args:
-        gp: the posterior (RBF kernel). x: (d,) the iterate.
+        gp: the posterior (RBF kernel). x: (d,) the iterate. room: rows set aside in B for the
+            observations `extend` takes in.
     """
 
-    def __init__(self, gp: GP, x: np.ndarray) -> None:
+    def __init__(self, gp: GP, x: np.ndarray, room: int = 0) -> None:
         if not isinstance(gp.kernel, RBF):
             raise ValueError(f"NeST-BO's acquisition needs the RBF kernel, got {gp.kernel.name}")
         self.gp, self.x, self.d = gp, x, len(x)
         self.ell2 = gp.kernel.lengthscale**2
-        G = gp.kernel.grad_x(x, gp.X)  # (d, n)
-        H = hessian_cross(gp.kernel, x, gp.X).reshape(gp.n, -1).T  # (d^2, n)
-        self.B = solve_lower(gp.L, np.vstack([G, H]).T)  # (n, d + d^2)
-        self.K_inv_B = solve_lower(gp.L, self.B, trans=True)
+        self.n = gp.n
+        self._B = np.empty((gp.n + room, self.d + self.d**2))
+        self._B[: self.n] = solve_lower(gp.L, self._prior_cross(gp.X))
         self.prior_var = gp.kernel.outputscale + gp.noise_var
+
+    @property
+    def B(self) -> np.ndarray:
+        """L^-1 [G; H]^T on the observations taken in: (n, d + d^2)."""
+        return self._B[: self.n]
+
+    def _prior_cross(self, X: np.ndarray) -> np.ndarray:
+        """[G; H]^T: the prior covariances of grad f(x) and of Hess f(x)'s entries with f at the
+        (m, d) points X, (m, d + d^2)."""
+        G = self.gp.kernel.grad_x(self.x, X)  # (d, m)
+        return np.hstack([G.T, hessian_cross(self.gp.kernel, self.x, X).reshape(len(X), -1)])
+
+    def extend(self) -> None:
+        """Take in the observations the GP gained since (the iterate the same): B's new rows are
+        L22^-1 ([G; H]_new^T - L21 B), O(m n (d + d^2)) for m points where building B anew is
+        O(n^2 (d + d^2)); `room` rows were set aside for them."""
+        n, m = self.n, self.gp.n - self.n
+        if m == 0:
+            return
+        if m > len(self._B) - n:
+            raise ValueError(f"{m} new observations, room for {len(self._B) - n}")
+        L = self.gp.L
+        rows = self._prior_cross(self.gp.X[n:]) - L[n:, :n] @ self._B[:n]
+        self._B[n : n + m] = solve_lower(L[n:, n:], rows)
+        self.n = n + m
+
+    def _back_solved(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
+        """K^-1 k(X, z) and K^-1 [G; H]^T c from r = L^-1 k(X, z): one two-column solve, (n, 2)."""
+        return solve_lower(self.gp.L, np.column_stack([r, self.B @ c]), trans=True)
 
     def _prior_parts(self, U: np.ndarray, k: np.ndarray) -> np.ndarray:
         """[a_g, vec a_H] at (m, d) differences u = x - z with k(x, z) (m,): (m, d + d^2)."""
@@ -198,7 +228,7 @@ class NewtonInformation:
         c_g, C_H = c[:d], c[d:].reshape(d, d)
         # k(X, z)'s Jacobian J = diff k(X, z) / l^2 is needed only against K^-1 k(X, z) and
         # K^-1 B c
-        P = np.column_stack([solve_lower(gp.L, r, trans=True), self.K_inv_B @ c])
+        P = self._back_solved(r, c)
         JtP = diff.T @ (kz[:, None] * P) / ell2  # (d, 2)
         # the prior parts' Jacobians against c: a_g's as in MinUCB; a_H's is
         # u <C_H, a_H> / l^2 - k(x, z) (C_H + C_H^T) u / l^4
@@ -296,10 +326,11 @@ def nestbo(
     while objective.remaining > 0:
         if settings.refit:
             gp = refitted(gp, objective.budget, rng)
+        lower = np.maximum(x - settings.delta, box.lower)
+        upper = np.minimum(x + settings.delta, box.upper)
+        acquisition = NewtonInformation(gp, x, room=batch)
         for _ in range(min(batch, objective.remaining)):
-            lower = np.maximum(x - settings.delta, box.lower)
-            upper = np.minimum(x + settings.delta, box.upper)
-            acquisition = NewtonInformation(gp, x)
+            acquisition.extend()
             z = maximize(acquisition, lower, upper, rng, settings.restarts, settings.raw_samples,
                          settings.acquisition_iterations)  # fmt: skip
             observe(z)
