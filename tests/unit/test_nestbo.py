@@ -83,18 +83,19 @@ def test_the_means_hessian_matches_finite_differences_of_its_gradient(kernel):
 
 @pytest.mark.parametrize("kernel", KERNELS)
 def test_extending_the_information_equals_building_it_anew(kernel):
-    """B extended a point at a time as the batch observes equals B built on all the points (the
-    oracle), to 1e-12 relative, and so do alpha and its gradient at points of the box."""
+    """B and K^-1 C extended as the batch observes (a point or two at a time) equal those built on
+    all the points (the oracle) to 1e-12 relative, and so do alpha and its gradient at points of
+    the box."""
     gp, rng = small_gp("nestbo-extend", 93, kernel=kernel)
     x = np.array([0.1, -0.1, 0.0])
-    information = NewtonInformation(gp, x, room=3)
-    for _ in range(3):
-        z = x + 0.2 * rng.uniform(-1.0, 1.0, 3)
-        gp.append(z[None, :], np.array([np.sin(2 * z[0]) + z[1] ** 2]))
+    information = NewtonInformation(gp, x, room=4)
+    for m in (1, 2, 1):
+        Z = x + 0.2 * rng.uniform(-1.0, 1.0, (m, 3))
+        gp.append(Z, np.sin(2 * Z[:, 0]) + Z[:, 1] ** 2)
         information.extend()
         rebuilt = RebuiltNewtonInformation(gp, x)
-        scale = np.abs(rebuilt.B).max()
-        assert np.abs(information.B - rebuilt.B).max() < 1e-12 * scale
+        for kept, built in ((information.B, rebuilt.B), (information.K_inv_C, rebuilt.K_inv_C)):
+            assert np.abs(kept - built).max() < 1e-12 * np.abs(built).max()
         for z in x + 0.2 * rng.uniform(-1.0, 1.0, (3, 3)):
             (value, grad), (value_0, grad_0) = information(z), rebuilt(z)
             assert value == pytest.approx(value_0, rel=1e-10)

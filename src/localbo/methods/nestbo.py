@@ -35,8 +35,9 @@ Where we depart from the reference code, and why:
 - the budget counts every evaluation (the code counts its initial design of N_init + 1 points
   as one);
 - the acquisition is the same variance reduction, computed with the posterior kept factored
-  (one triangular solve a candidate) where the code inverts the kernel matrix with the
-  candidate added at each evaluation;
+  (one triangular solve a candidate, the solved covariances built once an iteration and
+  extended a point) where the code inverts the kernel matrix with the candidate added at each
+  evaluation;
 - each of the acquisition's starts is refined by its own L-BFGS-B (`localbo.multistart`); the
   code refines them jointly (botorch's `optimize_acqf`);
 - the model's noise is sigma^2 + `min_noise_var` (the code fits it, at least 1e-4).
@@ -167,14 +168,21 @@ class NewtonInformation:
         self.gp, self.x, self.d = gp, x, len(x)
         self.ell2 = gp.kernel.lengthscale**2
         self.n = gp.n
-        self._B = np.empty((gp.n + room, self.d + self.d**2))
+        p = self.d + self.d**2
+        self._B, self._K_inv_C = np.empty((gp.n + room, p)), np.empty((gp.n + room, p))
         self._B[: self.n] = solve_lower(gp.L, self._prior_cross(gp.X))
+        self._K_inv_C[: self.n] = solve_lower(gp.L, self.B, trans=True)
         self.prior_var = gp.kernel.outputscale + gp.noise_var
 
     @property
     def B(self) -> np.ndarray:
-        """L^-1 [G; H]^T on the observations taken in: (n, d + d^2)."""
+        """L^-1 C, C = [G; H]^T on the observations taken in: (n, d + d^2)."""
         return self._B[: self.n]
+
+    @property
+    def K_inv_C(self) -> np.ndarray:
+        """K^-1 C = L^-T B, for the gradient: (n, d + d^2)."""
+        return self._K_inv_C[: self.n]
 
     def _prior_cross(self, X: np.ndarray) -> np.ndarray:
         """[G; H]^T: the prior covariances of grad f(x) and of Hess f(x)'s entries with f at the
@@ -183,22 +191,24 @@ class NewtonInformation:
         return np.hstack([G.T, hessian_cross(self.gp.kernel, self.x, X).reshape(len(X), -1)])
 
     def extend(self) -> None:
-        """Take in the observations the GP gained since (the iterate the same): B's new rows are
-        L22^-1 ([G; H]_new^T - L21 B), O(m n (d + d^2)) for m points where building B anew is
-        O(n^2 (d + d^2)); `room` rows were set aside for them."""
+        """Take in the m observations the GP gained since (the iterate the same), from the new
+        block row [L21, L22] of its factor: B gains the rows B' = L22^-1 (C_new - L21 B), and
+        K^-1 C becomes [K^-1 C - W E; E] with E = L22^-T B' and W = L^-T L21^T (the bordered
+        factor's inverse): O(m n (n + d + d^2)) where building both anew is O(n^2 (d + d^2)).
+        `room` rows were set aside for them."""
         n, m = self.n, self.gp.n - self.n
         if m == 0:
             return
         if m > len(self._B) - n:
             raise ValueError(f"{m} new observations, room for {len(self._B) - n}")
         L = self.gp.L
-        rows = self._prior_cross(self.gp.X[n:]) - L[n:, :n] @ self._B[:n]
-        self._B[n : n + m] = solve_lower(L[n:, n:], rows)
+        L21, L22 = L[n:, :n], L[n:, n:]
+        rows = solve_lower(L22, self._prior_cross(self.gp.X[n:]) - L21 @ self.B)  # (m, p)
+        E = solve_lower(L22, rows, trans=True)
+        W = solve_lower(L[:n, :n], L21.T, trans=True)  # (n, m)
+        self._K_inv_C[:n] -= W @ E
+        self._K_inv_C[n : n + m], self._B[n : n + m] = E, rows
         self.n = n + m
-
-    def _back_solved(self, r: np.ndarray, c: np.ndarray) -> np.ndarray:
-        """K^-1 k(X, z) and K^-1 [G; H]^T c from r = L^-1 k(X, z): one two-column solve, (n, 2)."""
-        return solve_lower(self.gp.L, np.column_stack([r, self.B @ c]), trans=True)
 
     def _prior_parts(self, U: np.ndarray, k: np.ndarray) -> np.ndarray:
         """[a_g, vec a_H] at (m, d) differences u = x - z with k(x, z) (m,): (m, d + d^2)."""
@@ -227,8 +237,8 @@ class NewtonInformation:
         a, s = float(c @ c), self.prior_var - float(r @ r)
         c_g, C_H = c[:d], c[d:].reshape(d, d)
         # k(X, z)'s Jacobian J = diff k(X, z) / l^2 is needed only against K^-1 k(X, z) and
-        # K^-1 B c
-        P = self._back_solved(r, c)
+        # K^-1 C c
+        P = np.column_stack([solve_lower(gp.L, r, trans=True), self.K_inv_C @ c])
         JtP = diff.T @ (kz[:, None] * P) / ell2  # (d, 2)
         # the prior parts' Jacobians against c: a_g's as in MinUCB; a_H's is
         # u <C_H, a_H> / l^2 - k(x, z) (C_H + C_H^T) u / l^4
