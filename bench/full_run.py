@@ -2,9 +2,9 @@
 
 The method's defaults (its settings class, which `config/config.yaml` repeats), sigma = 0, box
 [-5, 5]^d, from x = 0, on the bench's RBF sample path for d (the same path for every method and
-as `bench_gp_ucb_exact.py`). Appends one JSON line per run to `--out`: the per-d costs the
-README's cost table and the methods' `cost()` models come from. The run's progress goes to the
-log (GP-UCB every 250 evaluations).
+as `bench_gp_ucb_exact.py`). Appends one JSON line per run to `--out`, with the commit it ran
+(`code`): the per-d costs the README's cost table and the methods' `cost()` models come from.
+The run's progress goes to the log (GP-UCB every 250 evaluations).
 
     nice -n 5 python bench/full_run.py --method gp_ucb --dims 1 5 10 20 30 50 --budget 5000
 """
@@ -98,6 +98,7 @@ def main() -> None:
             "cpu_s": cpu,
             "f": result.value,
             **{k: v for k, v in result.info.items() if isinstance(v, int | float)},
+            "code": code_version(),
         }
         append_row(row, args.out)
 
