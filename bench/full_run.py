@@ -20,12 +20,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from threadpoolctl import threadpool_limits
-
 from localbo.kernels import RBF
 from localbo.objective import Box, OptimizationResult
 from localbo.optimizers import Optimizer, optimizer_class, run_on_path
-from localbo.pipeline.runtime import keep_freed_memory
+from localbo.pipeline.runtime import blas_threads, keep_freed_memory
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -76,7 +74,7 @@ def one_core() -> Iterator[None]:
     """A Fig. 1 job's setting, for the benches that time its runs: one BLAS thread, and freed
     large blocks kept for reuse (`keep_freed_memory`, as every pipeline job does)."""
     keep_freed_memory()
-    with threadpool_limits(limits=1):
+    with blas_threads(1):
         yield
 
 

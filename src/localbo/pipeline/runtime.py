@@ -28,6 +28,18 @@ from localbo.pipeline.job_cpu import job_cpu_line
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters
 
 
+def blas_threads(threads: int) -> threadpool_limits:
+    """A limit of `threads` threads on every BLAS of the process, scipy's own OpenBLAS included.
+
+    scipy ships an OpenBLAS of its own beside numpy's, loaded when `scipy.linalg` is first
+    imported, and threadpoolctl limits only the libraries loaded when the limit is set: the
+    import comes first, or every triangular solve (`localbo.blas`) runs on the machine's cores.
+    """
+    import scipy.linalg  # noqa: F401
+
+    return threadpool_limits(limits=threads)
+
+
 def keep_freed_memory() -> bool:
     """Make glibc reuse freed large blocks instead of unmapping them (a no-op elsewhere).
 
@@ -69,7 +81,7 @@ def snakemake_job(smk: Any) -> Iterator[logging.Logger]:
     logger = logging.getLogger(f"localbo.rule.{smk.rule}")
     keep_freed_memory()
     try:
-        with threadpool_limits(limits=int(smk.threads)):
+        with blas_threads(int(smk.threads)):
             yield logger
     except Exception:
         logger.exception("job failed")
