@@ -87,6 +87,7 @@ def main() -> None:
     args = parser.parse_args()
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     method = optimizer_class(args.method)()
+    code = code_version()  # before the first row makes the results file differ from the commit
     for d in args.dims:
         result, cpu = timed_paper_run(method, bench_path(d), args.budget)
         row = {
@@ -96,7 +97,7 @@ def main() -> None:
             "cpu_s": cpu,
             "f": result.value,
             **{k: v for k, v in result.info.items() if isinstance(v, int | float)},
-            "code": code_version(),
+            "code": code,
         }
         append_row(row, args.out)
 
