@@ -38,7 +38,7 @@ BLOCK = re.compile(r"(<!-- gallery: (\w+) -->\n)(.*?)([ \t]*<!-- /gallery -->)",
 DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md")
 # The methods checked against their authors' code whose results docs/methods.md quotes
 # (bench/METHOD_against_reference.py, bench/results/METHOD_reference.jsonl)
-CHECKED_AGAINST_REFERENCE = ("mpd", "minucb")
+CHECKED_AGAINST_REFERENCE = ("mpd", "minucb", "nestbo")
 
 
 BLOCKS: dict[str, Callable[[Path], str]] = {
