@@ -17,15 +17,16 @@ choice). Appends one JSON line per d to --out.
 
 from __future__ import annotations
 
-import argparse
 import copy
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from unittest.mock import patch
 
 import numpy as np
-from full_run import append_row, bench_path, one_core, paper_run  # bench/, the script's folder
+from full_run import bench_path, one_core, paper_run  # bench/, the script's folder
+from same_states import Choices, main
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
@@ -37,9 +38,8 @@ from tests.unit.nestbo_oracle import RebuiltNewtonInformation
 def compare(d: int, budget: int) -> dict:
     """The run of `budget` evaluations at d, both ways at every sampled point."""
     search = nestbo_module.maximize
-    seconds = {"oracle": 0.0, "library": 0.0}
-    differences: dict[str, list[float]] = {"library": [], "null": []}
-    gaps: dict[str, list[float]] = {"library": [], "null": []}
+    choices = Choices()
+    seconds = choices.seconds
 
     class Timed(nestbo_module.NewtonInformation):
         """The library's acquisition, its builds and extends counted as the library's time."""
@@ -54,11 +54,8 @@ def compare(d: int, budget: int) -> dict:
             super().extend()
             seconds["library"] += time.process_time() - start
 
-    def record(kind: str, oracle: RebuiltNewtonInformation, point, other) -> None:
-        differences[kind].append(float(np.abs(point - other).max()))
-        if differences[kind][-1] > 1e-6:
-            values = oracle.values(np.vstack([point, other]))
-            gaps[kind].append(values[1] / values[0] - 1.0)
+    def alpha(oracle: RebuiltNewtonInformation) -> Callable[[np.ndarray], float]:
+        return lambda z: float(oracle.values(z[None, :])[0])
 
     def both(acquisition, lower, upper, rng, *args):
         twin, null_twin = copy.deepcopy(rng), copy.deepcopy(rng)
@@ -69,9 +66,9 @@ def compare(d: int, budget: int) -> dict:
         other = search(acquisition, lower, upper, twin, *args)
         seconds["oracle"] += middle - start
         seconds["library"] += time.process_time() - middle
-        record("library", oracle, point, other)
+        choices.record("library", alpha(oracle), point, other)
         nudged = RebuiltNewtonInformation(acquisition.gp, np.nextafter(acquisition.x, np.inf))
-        record("null", oracle, point, search(nudged, lower, upper, null_twin, *args))
+        choices.record("null", alpha(oracle), point, search(nudged, lower, upper, null_twin, *args))
         return point
 
     with (
@@ -80,35 +77,8 @@ def compare(d: int, budget: int) -> dict:
         patch.object(nestbo_module, "NewtonInformation", Timed),
     ):
         paper_run(optimizer_class("nestbo")(), bench_path(d), budget)
-    row = {
-        "d": d,
-        "budget": budget,
-        "points": len(differences["library"]),
-        "oracle_cpu_s": seconds["oracle"],
-        "library_cpu_s": seconds["library"],
-        "ratio": seconds["oracle"] / seconds["library"],
-    }
-    for kind in ("library", "null"):
-        row |= {
-            f"{kind}_differing_over_1e-6": len(gaps[kind]),
-            f"{kind}_largest_difference": max(differences[kind]),
-            f"{kind}_alpha_ratio_min": min(gaps[kind], default=0.0),
-            f"{kind}_alpha_ratio_max": max(gaps[kind], default=0.0),
-            f"{kind}_alpha_ratio_median": float(np.median(gaps[kind])) if gaps[kind] else 0.0,
-        }
-    return row
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dims", type=int, nargs="+", default=[5, 10, 20])
-    parser.add_argument("--budget", type=int, default=1000)
-    parser.add_argument("--out", type=Path, default=Path("bench/results/nestbo_acquisition.jsonl"))
-    args = parser.parse_args()
-    for d in args.dims:
-        row = {"date": time.strftime("%Y-%m-%d"), **compare(d, args.budget)}
-        append_row(row, args.out)
+    return choices.row(d, budget)
 
 
 if __name__ == "__main__":
-    main()
+    main(compare, __doc__, [5, 10, 20], 1000, "bench/results/nestbo_acquisition.jsonl")
