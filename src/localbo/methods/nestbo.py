@@ -377,13 +377,14 @@ class NeSTBO(FunctionOptimizer):
 
     def cost(self, d: int, budget: int) -> Cost:
         """The GP keeps every observation, so a run's cost grows faster than its budget B:
-        B (5e-4 d + 5e-5 d^2) s, the batch's acquisition searches, plus B^3 (6.6e-10 + 1.8e-10 d)
-        s, their solves on all n observations, fitted to whole runs (bench/full_run.py) at
-        B = 500 for d = 1-50 and B = 2000 and 5000 for d <= 10 (within 1.11x of each run of
-        over 5 s, 1.5x over the 1-2 s ones): the B^3 term is measured at d <= 10 only. Memory:
-        the factor (B, B) and, at the last iteration, the prior covariances of the gradient and
-        the Hessian with the data (B, d + d^2), solved twice and built once."""
-        seconds = budget * (5e-4 * d + 5e-5 * d**2) + budget**3 * (6.6e-10 + 1.8e-10 * d)
+        1.6e-4 B d s, B^2 d^3 4.3e-9 s, the acquisition's products with the (n, d + d^2)
+        covariances (memory-bound once they leave the cache, and more evaluations a point as d
+        grows), and B^3 8.9e-10 s, the solves with the (n, n) factor; fitted to whole runs
+        (bench/full_run.py) at B = 2000 for d = 10-50 and B = 5000 for d = 1-10, within 1.1x of
+        each run of over 100 s (runs of 500, in cache, take 0.4-2x of it). Memory: the factor
+        (B, B) and the two (B, d + d^2) covariances of the gradient and the Hessian with the
+        data."""
+        seconds = 1.6e-4 * budget * d + 4.3e-9 * budget**2 * d**3 + 8.9e-10 * budget**3
         return Cost(
             seconds=seconds * self.settings.restarts / 5 + 1.0,
             mem_mb=8 * (budget**2 + 3 * budget * (d + d**2)) // 2**20,
