@@ -373,7 +373,7 @@ class NeSTBO(FunctionOptimizer):
     invalid_settings = ({"restarts": 0}, {"delta": float("nan")}, {"armijo": 1.0})
     Settings = NeSTBOSettings
     function = staticmethod(nestbo)
-    default_paths_per_job = 5
+    default_paths_per_job = 1  # a run at d = 50 takes hours
 
     def cost(self, d: int, budget: int) -> Cost:
         """The GP keeps every observation, so a run's cost grows faster than its budget B:
