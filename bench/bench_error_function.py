@@ -41,7 +41,6 @@ from pathlib import Path
 import gpytorch
 import numpy as np
 import torch
-from threadpoolctl import threadpool_limits
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -55,7 +54,7 @@ from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_produ
 from localbo.io import load_json, save_json  # noqa: E402
 from localbo.kernels import Matern52  # noqa: E402
 from localbo.linalg import cholesky, solve_lower  # noqa: E402
-from localbo.pipeline.runtime import keep_freed_memory  # noqa: E402
+from localbo.pipeline.runtime import blas_threads, keep_freed_memory  # noqa: E402
 
 RESULTS = HERE / "results" / "error_function.json"
 KERNEL = Matern52()
@@ -63,7 +62,7 @@ KERNEL = Matern52()
 
 def set_threads(n: int):
     torch.set_num_threads(n)
-    return threadpool_limits(limits=n)
+    return blas_threads(n)
 
 
 def start_design(d: int, b: int, sigma: float, seed: int = 0) -> np.ndarray:

@@ -42,7 +42,6 @@ import time
 from pathlib import Path
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the oracle lives in tests/
 
@@ -52,6 +51,7 @@ from localbo.kernels import RBF
 from localbo.methods.gp_ucb import GPUCB, GPUCBSettings, minimize_lcb
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
+from localbo.pipeline.runtime import blas_threads
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 from tests.unit.gp_ucb_oracle import DenseGP, dense_minimize_lcb
@@ -313,5 +313,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
+    with blas_threads(1):
         main()

@@ -13,10 +13,10 @@ import argparse
 import time
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF
 from localbo.methods.local_bo import LocalBOSettings, noiseless_design, run_noiseless_local_bo
+from localbo.pipeline.runtime import blas_threads
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -51,5 +51,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
+    with blas_threads(1):
         main()

@@ -24,9 +24,9 @@ import numpy as np
 from floors import cpu_per_call  # bench/, the script's folder
 from full_run import append_row
 from scipy.linalg.blas import dsymm
-from threadpoolctl import threadpool_limits
 
 from localbo.blas import symmetric_product
+from localbo.pipeline.runtime import blas_threads
 
 
 def compare(P: np.ndarray, columns: np.ndarray, repeats: int) -> dict[str, float]:
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path("bench/results/lockstep_products.jsonl"))
     args = parser.parse_args()
     rng = np.random.default_rng(args.seed)
-    with threadpool_limits(1):
+    with blas_threads(1):
         for n in args.n:
             A = rng.standard_normal((n, n))
             P = np.asfortranarray(A + A.T)

@@ -16,12 +16,12 @@ import pstats
 import time
 
 import numpy as np
-from threadpoolctl import threadpool_limits
 
 from localbo.kernels import RBF
 from localbo.methods.gp_ucb import GPUCB
 from localbo.objective import Box
 from localbo.optimizers import run_on_path
+from localbo.pipeline.runtime import blas_threads
 from localbo.sample_paths import FourierSamplePath
 from localbo.seeding import rng_for
 
@@ -50,6 +50,6 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    with threadpool_limits(limits=1):
+    with blas_threads(1):
         np.seterr(all="ignore")
         main()

@@ -55,7 +55,9 @@ class Choices:
         return row
 
 
-def main(compare: Callable[[int, int], dict], doc: str, dims: list[int], budget: int, out: str):
+def main(
+    compare: Callable[[int, int], dict], doc: str, dims: list[int], budget: int, out: str
+) -> None:
     """The command line: `compare(d, budget)` for each of --dims, a row each appended to --out."""
     parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--dims", type=int, nargs="+", default=dims)

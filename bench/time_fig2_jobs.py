@@ -28,12 +28,12 @@ from pathlib import Path
 
 import numpy as np
 import yaml
-from threadpoolctl import threadpool_limits
 
 from localbo.acquisition import gradient_trace
 from localbo.error_function import estimate_error_function, starting_designs
 from localbo.io import load_json, save_json
 from localbo.kernels import make_kernel
+from localbo.pipeline.runtime import blas_threads
 from localbo.pipeline.settings import load_settings
 from localbo.seeding import rng_for
 
@@ -112,7 +112,7 @@ def main() -> None:
             if not (b <= args.max_full_b or (b, sigma) in extra) or (d, b, sigma) in done:
                 continue
             threads = args.threads or fig2.blas_threads(b)
-            with threadpool_limits(limits=threads):
+            with blas_threads(threads):
                 t0, c0 = time.perf_counter(), time.process_time()
                 est = estimate_error_function(
                     kernel,
@@ -182,7 +182,7 @@ def main() -> None:
             setup = time.perf_counter() - t0
             x = np.zeros(d)
             times, cpus = [], []
-            with threadpool_limits(limits=threads):
+            with blas_threads(threads):
                 for _ in range(args.evals):
                     t0, c0 = time.perf_counter(), time.process_time()
                     gradient_trace(kernel, x, starts[0], noise_var)
