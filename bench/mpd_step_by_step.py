@@ -30,14 +30,13 @@ instead of running the code again (a run takes minutes).
 from __future__ import annotations
 
 import argparse
-import subprocess
 import tempfile
 from pathlib import Path
 
 import numpy as np
 from full_run import append_row, code_version  # bench/, the script's folder
 from mpd_against_reference import MPD_CODE
-from reference_check import BENCH, checked_commit, export, fig1_paths
+from reference_check import checked_commit, quantiles, traced_run
 
 from localbo.gp import GP
 from localbo.kernels import RBF
@@ -53,27 +52,6 @@ def window(trace: dict, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]:
     X, targets = trace[f"{kind}_X"][k], trace[f"{kind}_targets"][k]
     kept = ~np.isnan(targets)
     return X[kept], -targets[kept]
-
-
-def quantiles(values: list[float]) -> dict:
-    """Median and 10 % / 90 % quantiles, and the count."""
-    q10, q50, q90 = np.quantile(values, [0.1, 0.5, 0.9])
-    return {"median": float(q50), "q10": float(q10), "q90": float(q90), "steps": len(values)}
-
-
-def recorded(args: argparse.Namespace, folder: Path) -> dict[str, np.ndarray]:
-    """The authors' code's run on the path, step by step: the driver's trace in `folder`, made
-    there first unless a trace is found."""
-    trace = folder / f"mpd-trace-d{args.d}-path{args.path}-{args.dtype}.npz"
-    if not trace.exists():
-        (file,) = export(fig1_paths(args.d, range(args.path, args.path + 1)), folder).values()
-        command = [args.python, str(BENCH / MPD_CODE.driver), "--checkout", str(args.checkout)]
-        bounds = Fig1Settings().box
-        command += [*MPD_CODE.driver_args(bounds.lower, bounds.upper), "--paths", str(file)]
-        command += ["--budget", str(args.budget), "--dtype", args.dtype]
-        command += ["--out", str(folder / "runs.jsonl"), "--trace", str(trace)]
-        subprocess.run(command, check=True, cwd=args.checkout)
-    return dict(np.load(trace))
 
 
 def main() -> None:
@@ -93,7 +71,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="mpd-step-") as scratch:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
-        trace = recorded(args, folder)
+        name = f"mpd-trace-d{args.d}-path{args.path}-{args.dtype}"
+        trace = traced_run(MPD_CODE, args, folder, name, ["--dtype", args.dtype])
     fig1 = Fig1Settings()
     kernel = RBF(fig1.lengthscale, fig1.outputscale)
     box = Box(fig1.box.lower, fig1.box.upper, args.d)

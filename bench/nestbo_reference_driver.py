@@ -19,6 +19,15 @@ checkout's `main_NeSTBO.py` does for one benchmark (`optimization_loop_NeSTBO.ma
 Writes one JSON line per path: the final iterate and the best observation with their true f,
 the evaluations, the CPU seconds.
 
+Two switches are for finding where the code and ours part, not for the check itself:
+`--trace FILE` (one path) records the run step by step, as npz (`record`): every fit of the GP,
+acquisition optimization and move, each with the GP's data and hyperparameters;
+`--isotropic` builds the code's GP with one lengthscale instead of one per dimension (its
+`ard_num_dims=dim` replaced by None), the one change made to the code's model, so that its fit
+is of the family ours fits; `--torch-seed N` seeds torch's global generator, which the code
+leaves unseeded (botorch draws the acquisition's raw points from it), so that a run can be
+traced again.
+
     REFERENCE_PYTHON bench/nestbo_reference_driver.py --checkout DIR --box -5 5 \\
         --paths P0.npz ... --budget 300
 """
@@ -29,6 +38,7 @@ import sys
 import time
 
 import numpy as np
+from reference_driver import save_trace  # bench/, the script's folder
 
 
 class ExportedPath:
@@ -94,6 +104,66 @@ def run_path(file, main, budget, box):
     }
 
 
+def one_lengthscale(loop):
+    """Make the code's loop build its GP with one lengthscale (`--isotropic`)."""
+    ard = loop.DerivativeExactGPSEModel
+
+    class Isotropic(ard):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **{**kwargs, "ard_num_dims": None})
+
+    loop.DerivativeExactGPSEModel = Isotropic
+
+
+def record(loop, trace):
+    """Wrap the code's GP fit, acquisition optimization and two moves so that each call appends
+    what it saw and returned to `trace` (a dict of lists, `--trace`); the calls run unchanged.
+    Points are in the code's unit cube; targets are the GP's (standardized) and `y` the
+    observations they standardize."""
+    import botorch
+
+    def array(tensor):
+        return tensor.detach().double().numpy().copy()
+
+    def state(gp):
+        kernel = gp.covar_module
+        return {
+            "X": array(gp.train_inputs[0]),
+            "targets": array(gp.train_targets),
+            "y": array(gp.train_ys).reshape(-1),
+            "lengthscale": array(kernel.base_kernel.lengthscale).reshape(-1),
+            "outputscale": float(kernel.outputscale.detach()),
+            "noise": float(gp.likelihood.noise.detach()),
+        }
+
+    fit, optimize = botorch.fit.fit_gpytorch_mll, loop.optimize_acqf_custom_bo
+
+    def traced_fit(mll, *args, **kwargs):
+        result = fit(mll, *args, **kwargs)
+        trace["fit"].append(state(mll.model))
+        return result
+
+    def traced_optimize(acquisition, bounds, **kwargs):
+        chosen, value = optimize(acquisition, bounds, **kwargs)
+        step = {**state(acquisition.model), "x": array(acquisition.theta_i).reshape(-1)}
+        step.update(bounds=array(bounds), chosen=array(chosen).reshape(-1), value=float(value))
+        trace["acquisition"].append(step)
+        return chosen, value
+
+    def traced(kind, move):
+        def wrapper(self, gp, *args, **kwargs):
+            step = {**state(gp), "kind": kind, "x": array(self.params).reshape(-1)}
+            move(self, gp, *args, **kwargs)
+            trace["move"].append({**step, "after": array(self.params).reshape(-1)})
+
+        return wrapper
+
+    botorch.fit.fit_gpytorch_mll = traced_fit
+    loop.optimize_acqf_custom_bo = traced_optimize
+    loop.main.move_Newton = traced(1, loop.main.move_Newton)
+    loop.main.move_GD = traced(0, loop.main.move_GD)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--checkout", required=True, help="the reference code's checkout")
@@ -102,20 +172,34 @@ def main():
     parser.add_argument("--box", type=float, nargs=2, required=True, metavar=("LOW", "HIGH"))
     parser.add_argument("--out", required=True, help="JSON lines, one per path, appended")
     parser.add_argument("--dtype", choices=("float64",), default="float64")  # the code's only
+    parser.add_argument("--trace", help="npz: the run step by step (one path only)")
+    parser.add_argument("--isotropic", action="store_true", help="one lengthscale (diagnosis)")
+    parser.add_argument("--torch-seed", type=int, help="seed torch's generator (diagnosis)")
     args = parser.parse_args()
+    if args.trace and len(args.paths) != 1:
+        parser.error("--trace records one path's run")
 
     sys.path[:0] = [args.checkout, args.checkout + "/src"]
     import torch
 
     torch.set_num_threads(1)
-    from optimization_loop_NeSTBO import main as reference_main
+    if args.torch_seed is not None:
+        torch.manual_seed(args.torch_seed)
+    import optimization_loop_NeSTBO as loop
 
+    if args.isotropic:
+        one_lengthscale(loop)
+    trace = {"fit": [], "acquisition": [], "move": []}
+    if args.trace:
+        record(loop, trace)
     with open(args.out, "a") as out:
         for file in args.paths:
-            row = run_path(file, reference_main, args.budget, args.box)
+            row = run_path(file, loop.main, args.budget, args.box)
             out.write(json.dumps(row) + "\n")
             out.flush()
             print(json.dumps(row), flush=True)
+    if args.trace:
+        save_trace(trace, args.trace)
 
 
 if __name__ == "__main__":

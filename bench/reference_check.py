@@ -14,7 +14,9 @@ observation, the difference of the medians (the authors' code minus each of ours
 stream of the reference mode minus its own) with its 90 % percentile bootstrap interval, the
 paths resampled in pairs; then each method's CPU seconds.
 The reference code's runs take minutes each: with `--work`, a run that stopped resumes where it
-stopped.
+stopped. A check may name diagnoses, changes the driver can make to the code to find where it
+and ours part (not part of the check): `--diagnoses NAME ...` runs the code with each of them
+too, in rows named "reference code, DTYPE, NAME", compared with ours as the code is.
 """
 
 from __future__ import annotations
@@ -59,6 +61,8 @@ class ReferenceCode:
         dtypes: the precisions the code can run in, the one its authors' scripts use first.
         spent: the evaluations the code spends at (budget, d), which the reference mode is run
             to (a code may overrun its budget; ours is capped at it).
+        diagnoses: a name -> the driver's switches that change the code in one named way, for
+            finding a departure (`--diagnoses`).
     """
 
     repository: str
@@ -68,6 +72,7 @@ class ReferenceCode:
     ours: dict[str, tuple[str, Callable[[], FunctionOptimizer]]]
     dtypes: tuple[str, ...] = ("float32", "float64")
     spent: Callable[[int, int], int] = field(default=lambda budget, d: budget)
+    diagnoses: dict[str, list[str]] = field(default_factory=dict)
 
 
 def whole_iterations(budget: int, size: int) -> int:
@@ -122,15 +127,17 @@ def export(paths: dict[int, FourierSamplePath], folder: Path) -> dict[int, Path]
 
 def reference_runs(
     args: argparse.Namespace, code: ReferenceCode, files: dict[int, Path], folder: Path,
-    dtype: str,
+    dtype: str, diagnosis: str | None = None,
 ) -> list[dict]:  # fmt: skip
-    """The driver on the paths' files in `dtype`, in `args.jobs` processes of the reference
-    environment; a path with a row in `folder` already (from a run that stopped) is not run
-    again."""
+    """The driver on the paths' files in `dtype` (changed by `diagnosis`, one of the code's
+    `diagnoses`), in `args.jobs` processes of the reference environment; a path with a row in
+    `folder` already (from a run that stopped) is not run again."""
+    tag = dtype if diagnosis is None else f"{dtype}-{diagnosis.replace(' ', '-')}"
+    switches = [] if diagnosis is None else code.diagnoses[diagnosis]
 
     def rows() -> dict[int, dict]:
         found = {}
-        for part in folder.glob(f"reference-{dtype}-*.jsonl"):
+        for part in folder.glob(f"reference-{tag}-*.jsonl"):
             for line in part.read_text().splitlines():
                 row = json.loads(line)
                 found[row["path"]] = row
@@ -140,12 +147,12 @@ def reference_runs(
     parts = [todo[k :: args.jobs] for k in range(args.jobs)]
 
     def run(k: int) -> None:
-        out = folder / f"reference-{dtype}-{k}.jsonl"
+        out = folder / f"reference-{tag}-{k}.jsonl"
         box = Fig1Settings().box
         command = [args.python, str(BENCH / code.driver), "--checkout", str(args.checkout)]
         command += code.driver_args(box.lower, box.upper)
         command += ["--paths", *map(str, parts[k]), "--budget", str(args.budget)]
-        subprocess.run([*command, "--out", str(out), "--dtype", dtype], check=True,
+        subprocess.run([*command, "--out", str(out), "--dtype", dtype, *switches], check=True,
                        cwd=args.checkout)  # fmt: skip
 
     with ThreadPoolExecutor(args.jobs) as pool:
@@ -228,6 +235,10 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
     parser.add_argument(
         "--streams", type=int, default=1, help="random streams of the reference mode (1: its own)"
     )
+    parser.add_argument(
+        "--diagnoses", nargs="*", default=[], choices=list(code.diagnoses),
+        help="run the code changed in these named ways too (finding a departure)",
+    )  # fmt: skip
     parser.add_argument("--out", type=Path, default=Path(out))
     parser.add_argument(
         "--work",
@@ -245,15 +256,18 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)
         files = export(paths, folder)
+        codes = []
         for dtype in args.dtypes:
-            reference = reference_runs(args, code, files, folder, dtype)
-            rows += [{**r, "method": f"reference code, {dtype}"} for r in reference]
+            for diagnosis in [None, *args.diagnoses]:
+                label = ", ".join(filter(None, ["reference code", dtype, diagnosis]))
+                reference = reference_runs(args, code, files, folder, dtype, diagnosis)
+                rows += [{**r, "method": label} for r in reference]
+                codes.append(label)
     ours = code_version()
     run = {"commit": commit, "localbo": ours, "d": args.d, "budget": args.budget}
     kept = ("method", "path", "value", "best_observation_value", "evaluations", "cpu_seconds")
     for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
         append_row({**run, **{k: row[k] for k in kept}}, args.out)
-    codes = [f"reference code, {dtype}" for dtype in args.dtypes]
     methods = list(dict.fromkeys(r["method"] for r in rows))
     by = {m: {r["path"]: r for r in rows if r["method"] == m} for m in methods}
     order = sorted(paths)
@@ -279,3 +293,27 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         cpu = [r["cpu_seconds"] for r in runs.values()]
         summary = {"median": float(np.median(cpu)), "total": float(np.sum(cpu))}
         append_row({**run, "summary": f"CPU seconds per run: {method}", **summary}, args.out)
+
+
+def traced_run(
+    code: ReferenceCode, args: argparse.Namespace, folder: Path, name: str, switches: list[str]
+) -> dict[str, np.ndarray]:
+    """The code's run on Fig. 1's path `args.path` of dimension `args.d`, step by step: the
+    trace its driver records with `--trace` (and `switches`) as `folder/NAME.npz`, made there
+    first unless it is found (a run takes minutes)."""
+    trace = folder / f"{name}.npz"
+    if not trace.exists():
+        (file,) = export(fig1_paths(args.d, range(args.path, args.path + 1)), folder).values()
+        command = [args.python, str(BENCH / code.driver), "--checkout", str(args.checkout)]
+        bounds = Fig1Settings().box
+        command += [*code.driver_args(bounds.lower, bounds.upper), "--paths", str(file)]
+        command += ["--budget", str(args.budget), *switches]
+        command += ["--out", str(folder / "runs.jsonl"), "--trace", str(trace)]
+        subprocess.run(command, check=True, cwd=args.checkout)
+    return dict(np.load(trace))
+
+
+def quantiles(values: list[float]) -> dict:
+    """Median and 10 % / 90 % quantiles, and the count."""
+    q10, q50, q90 = np.quantile(values, [0.1, 0.5, 0.9])
+    return {"median": float(q50), "q10": float(q10), "q90": float(q90), "steps": len(values)}

@@ -172,6 +172,8 @@ def fit_hyperparameters(
     y: np.ndarray,
     rng: np.random.Generator,
     settings: FitSettings | None = None,
+    start: Hyperparameters | None = None,
+    fixed_mean: bool = False,
 ) -> FitResult:
     """ML-II: minimize N(theta) by L-BFGS-B from `restarts` random starts.
 
@@ -183,6 +185,11 @@ def fit_hyperparameters(
         X: (n, d) inputs. y: (n,) observations.
         rng: stream of the random starts.
         settings: `FitSettings` (None: the defaults): starts, iterations, the box.
+        start: one start from these hyperparameters (clipped to the box) instead of the
+            settings' starts: a fit warm-started from an earlier one, or a model's own initial
+            values.
+        fixed_mean: hold the mean at 0 instead of fitting it (GPyTorch's zero mean; on targets
+            the caller standardized, the mean of the observations).
 
     Returns:
         A `FitResult`.
@@ -194,12 +201,16 @@ def fit_hyperparameters(
     kernel = make_kernel(kernel_name)
     X = np.asarray(X, dtype=float).reshape(len(y), -1)
     y = np.asarray(y, dtype=float)
-    lo, hi = float(np.min(y)), float(np.max(y))
-    scipy_bounds = [(None, None), *map(tuple, box)]
+    lo, hi = (0.0, 0.0) if fixed_mean else (float(np.min(y)), float(np.max(y)))
+    scipy_bounds = [(lo, hi) if fixed_mean else (None, None), *map(tuple, box)]
     best, finals = None, []
-    for _ in range(settings.restarts):
-        if settings.start == "gpytorch":
-            theta0 = np.concatenate([[0.0], np.clip(GPYTORCH_START[1:], box[:, 0], box[:, 1])])
+    initial = np.array(GPYTORCH_START)
+    if start is not None:
+        initial = np.log([1.0, start.lengthscale, start.outputscale, start.noise_var])
+        initial[0] = 0.0 if fixed_mean else start.mean
+    for _ in range(1 if start is not None else settings.restarts):
+        if start is not None or settings.start == "gpytorch":
+            theta0 = np.concatenate([initial[:1], np.clip(initial[1:], box[:, 0], box[:, 1])])
         else:
             theta0 = np.concatenate([[rng.uniform(lo, hi)], rng.uniform(box[:, 0], box[:, 1])])
         try:

@@ -15,15 +15,15 @@ from localbo.methods.nestbo import NewtonInformation, hessian_cross
 class RebuiltNewtonInformation(NewtonInformation):
     """`NewtonInformation` with every `extend` a whole build of B and K^-1 C."""
 
-    def __init__(self, gp: GP, x: np.ndarray, room: int = 0) -> None:
-        self.gp, self.x, self.d, self.n = gp, x, len(x), gp.n
+    def __init__(self, gp: GP, x: np.ndarray, room: int = 0, hessian_scale: float = 1.0) -> None:
+        self.gp, self.x, self.d, self.n, self.h = gp, x, len(x), gp.n, hessian_scale
         self.ell2 = gp.kernel.lengthscale**2
         G = gp.kernel.grad_x(x, gp.X)  # (d, n)
-        H = hessian_cross(gp.kernel, x, gp.X).reshape(gp.n, -1).T  # (d^2, n)
+        H = hessian_scale * hessian_cross(gp.kernel, x, gp.X).reshape(gp.n, -1).T  # (d^2, n)
         self._B = solve_lower(gp.L, np.vstack([G, H]).T)  # (n, d + d^2)
         self._K_inv_C = solve_lower(gp.L, self._B, trans=True)
         self.prior_var = gp.kernel.outputscale + gp.noise_var
 
     def extend(self) -> None:
         """Build B and K^-1 C anew on the GP's observations."""
-        self.__init__(self.gp, self.x)
+        self.__init__(self.gp, self.x, hessian_scale=self.h)

@@ -128,3 +128,26 @@ def test_the_gpytorch_start_is_one_deterministic_start_from_ln2():
         FitSettings(start="sobol")
     with pytest.raises(ValueError, match="restarts must be 1"):
         FitSettings(start="gpytorch", restarts=2)
+
+
+def test_a_fixed_mean_stays_at_zero_and_fits_no_better_than_a_free_one():
+    """With fixed_mean the mean is 0 whatever the data's level, and the free mean's fit is more
+    likely (its family holds the fixed one)."""
+    X, y = data(6, n=10, d=2)
+    y = y + 3.0
+    settings = FitSettings(restarts=3)
+    fixed = fit_hyperparameters("matern52", X, y, rng_for(3), settings, fixed_mean=True)
+    free = fit_hyperparameters("matern52", X, y, rng_for(3), settings)
+    assert fixed.params.mean == 0.0 and abs(free.params.mean) > 1.0
+    assert free.nlml < fixed.nlml
+
+
+def test_a_warm_start_is_one_start_from_the_given_values():
+    """start= replaces the settings' starts by one from the given hyperparameters: from the fit's
+    own optimum it ends there."""
+    X, y = data(7, n=10, d=2)
+    best = fit_hyperparameters("matern52", X, y, rng_for(4), FitSettings(restarts=5))
+    again = fit_hyperparameters("matern52", X, y, rng_for(5), FitSettings(restarts=5), best.params)
+    assert len(again.restart_nlml) == 1
+    assert again.nlml == pytest.approx(best.nlml, abs=1e-6)
+    assert again.params.lengthscale == pytest.approx(best.params.lengthscale, rel=1e-3)

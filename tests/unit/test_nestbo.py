@@ -27,10 +27,11 @@ def _gp(seed, **kwargs):
     return small_gp("nestbo-gp", seed, **kwargs)[0]
 
 
-def _explained(kernel, X, noise_var, x, step=1e-4):
-    """tr of the prior-minus-posterior covariances of grad f(x) and of Hess f(x)'s entries given
-    y(X), from the kernel matrix solved directly and the cross-covariances by finite differences
-    of k(., X) (central, of the closed-form gradient for the Hessian)."""
+def _explained(kernel, X, noise_var, x, hessian_scale=1.0, step=1e-4):
+    """tr of the prior-minus-posterior covariances of grad f(x) and of Hess f(x)'s entries (the
+    Hessian's times hessian_scale^2) given y(X), from the kernel matrix solved directly and the
+    cross-covariances by finite differences of k(., X) (central, of the closed-form gradient for
+    the Hessian)."""
     K = kernel(X, X) + noise_var * np.eye(len(X))
     G = kernel.grad_x(x, X)  # (d, n)
     d = len(x)
@@ -38,31 +39,33 @@ def _explained(kernel, X, noise_var, x, step=1e-4):
         [(kernel.grad_x(x + step * e, X) - kernel.grad_x(x - step * e, X)) / (2 * step)
          for e in np.eye(d)]
     )  # (d, d, n)  # fmt: skip
-    rows = np.vstack([G, H.reshape(d * d, -1)])
+    rows = np.vstack([G, hessian_scale * H.reshape(d * d, -1)])
     return float(np.einsum("jn,jn->", rows, np.linalg.solve(K, rows.T).T))
 
 
+@pytest.mark.parametrize("hessian_scale", [1.0, 10.0])
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_the_information_is_the_fall_of_the_gradients_and_hessians_variance(kernel):
+def test_the_information_is_the_fall_of_the_gradients_and_hessians_variance(kernel, hessian_scale):
     """The traces' fall after observing y(z), by brute force, equals alpha(z) to 1e-6 relative
-    (the Hessian's cross-covariance by finite differences)."""
+    (the Hessian's cross-covariance by finite differences, weighted by h^2)."""
     gp = _gp(90, kernel=kernel)
     x = np.array([0.1, -0.1, 0.0])
-    information = NewtonInformation(gp, x)
+    information = NewtonInformation(gp, x, hessian_scale=hessian_scale)
     for z in ([0.25, 0.05, -0.1], [-0.2, 0.3, 0.1], [1.5, -1.0, 0.5]):
         z = np.array(z)
-        before = _explained(kernel, gp.X, gp.noise_var, x)
-        after = _explained(kernel, np.vstack([gp.X, z]), gp.noise_var, x)
+        before = _explained(kernel, gp.X, gp.noise_var, x, hessian_scale)
+        after = _explained(kernel, np.vstack([gp.X, z]), gp.noise_var, x, hessian_scale)
         assert after - before > 1e-6
         assert information(z)[0] == pytest.approx(after - before, rel=1e-6)
         assert information.values(z[None, :])[0] == pytest.approx(after - before, rel=1e-6)
 
 
+@pytest.mark.parametrize("hessian_scale", [1.0, 10.0])
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_the_information_gradient_matches_finite_differences(kernel):
+def test_the_information_gradient_matches_finite_differences(kernel, hessian_scale):
     gp = _gp(91, kernel=kernel)
     x = np.array([0.1, -0.1, 0.0])
-    information = NewtonInformation(gp, x)
+    information = NewtonInformation(gp, x, hessian_scale=hessian_scale)
     for z in ([0.25, 0.05, -0.1], [-0.15, 0.2, 0.18], [0.6, -0.4, 0.3]):
         z = np.array(z)
         _, grad = information(z)
@@ -81,19 +84,20 @@ def test_the_means_hessian_matches_finite_differences_of_its_gradient(kernel):
         assert_gradient_close(H[i], numeric, rtol=1e-5)
 
 
+@pytest.mark.parametrize("hessian_scale", [1.0, 10.0])
 @pytest.mark.parametrize("kernel", KERNELS)
-def test_extending_the_information_equals_building_it_anew(kernel):
+def test_extending_the_information_equals_building_it_anew(kernel, hessian_scale):
     """B and K^-1 C extended as the batch observes (a point or two at a time) equal those built on
     all the points (the oracle) to 1e-12 relative, and so do alpha and its gradient at points of
     the box."""
     gp, rng = small_gp("nestbo-extend", 93, kernel=kernel)
     x = np.array([0.1, -0.1, 0.0])
-    information = NewtonInformation(gp, x, room=4)
+    information = NewtonInformation(gp, x, room=4, hessian_scale=hessian_scale)
     for m in (1, 2, 1):
         Z = x + 0.2 * rng.uniform(-1.0, 1.0, (m, 3))
         gp.append(Z, np.sin(2 * Z[:, 0]) + Z[:, 1] ** 2)
         information.extend()
-        rebuilt = RebuiltNewtonInformation(gp, x)
+        rebuilt = RebuiltNewtonInformation(gp, x, hessian_scale=hessian_scale)
         for kept, built in ((information.B, rebuilt.B), (information.K_inv_C, rebuilt.K_inv_C)):
             assert np.abs(kept - built).max() < 1e-12 * np.abs(built).max()
         for z in x + 0.2 * rng.uniform(-1.0, 1.0, (3, 3)):
@@ -194,17 +198,20 @@ def test_it_ends_where_the_gradient_is_small_below_its_start():
 
 
 def test_the_refit_mode_fits_the_hyperparameters_within_the_codes_bounds(monkeypatch):
-    """With refit, every model is an ML-II fit within REFIT's box, two an iteration, and the
-    budget is spent as without."""
+    """With refit, every model is an ML-II fit within REFIT's box, two an iteration, the second
+    started from the first's, and the budget is spent as without; the GP's prior mean is the
+    observations' mean (the code's zero mean on standardized targets)."""
     from localbo.methods import nestbo as module
 
-    fits = []
+    fits, starts = [], []
     original = module.refitted
 
-    def recorded(gp, capacity, rng):
-        fitted = original(gp, capacity, rng)
+    def recorded(gp, capacity, rng, fit_mean, start=None):
+        fitted, params = original(gp, capacity, rng, fit_mean, start)
+        assert fitted.prior_mean == pytest.approx(np.mean(gp.y), abs=1e-12)
         fits.append(fitted.kernel.lengthscale)
-        return fitted
+        starts.append(start)
+        return fitted, params
 
     monkeypatch.setattr(module, "refitted", recorded)
     d, iterations = 2, 3
@@ -214,3 +221,16 @@ def test_the_refit_mode_fits_the_hyperparameters_within_the_codes_bounds(monkeyp
     assert result.evaluations == budget and len(fits) == 2 * iterations
     low, high = module.REFIT.lengthscale_bounds
     assert all(low <= ell <= high for ell in fits) and len(set(fits)) > 1
+    assert starts[::2] == [None] * iterations and None not in starts[1::2]
+
+
+def test_the_refit_mode_may_fit_the_mean_too():
+    """With fit_mean the prior mean is ML-II's, not the observations' mean."""
+    from localbo.methods.nestbo import refitted
+
+    X = np.linspace(-4.0, 4.0, 15)[:, None]  # a dip on a flat level: the level is not the mean
+    gp = GP(RBF(), X, -3.0 * np.exp(-(X[:, 0] ** 2)), 1e-4)
+    fitted, _ = refitted(gp, gp.n, np.random.default_rng(0), fit_mean=True)
+    held, held_params = refitted(gp, gp.n, np.random.default_rng(0))
+    assert held_params.mean == 0.0 and held.prior_mean == pytest.approx(np.mean(gp.y), abs=1e-12)
+    assert abs(fitted.prior_mean - np.mean(gp.y)) > 1e-3

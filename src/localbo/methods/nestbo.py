@@ -9,10 +9,11 @@ iteration at x:
    maximizing the Newton information, the variance of grad f(x) and of the entries of
    Hess f(x) that observing y(z) explains,
 
-       alpha(z) = (||c_g||^2 + ||C_H||_F^2) / s,
+       alpha(z) = (||c_g||^2 + h^2 ||C_H||_F^2) / s,
        c_g = Cov(grad f(x), y(z) | D),  C_H = Cov(Hess f(x), y(z) | D),  s = Var(y(z) | D) + noise
 
-   (the traces of the gradient's and the Hessian's posterior covariances fall by exactly this),
+   (the traces of the gradient's and the Hessian's posterior covariances fall by exactly this,
+   the Hessian's weighted by h^2, h = `hessian_scale`),
    by L-BFGS-B (analytic gradient, at most `acquisition_iterations` iterations) from the best
    `restarts` of `raw_samples` uniform points; evaluate f(z) and add it to the GP;
 2. with g and H the posterior mean's gradient and Hessian at x: if H is positive semi-definite,
@@ -32,6 +33,9 @@ Where we depart from the reference code, and why:
   1), as MPD's and MinUCB's are; the code's (0.2, 0.5 and 0.05) are of its unit cube:
   `bench/nestbo_against_reference.py` sets them to the code's for its check (the Newton step's
   1, 0.8 and 0.05 multiply -H^-1 g and have no units);
+- so is the acquisition's sum of variances: the code adds the gradient's and the Hessian's in
+  its unit cube, where a domain W path units wide makes a derivative W times larger, so its
+  alpha is ours with h = W (up to a factor W^2); ours weighs them in the path's units (h = 1);
 - the budget counts every evaluation (the code counts its initial design of N_init + 1 points
   as one);
 - the acquisition is the same variance reduction, computed with the posterior kept factored
@@ -59,7 +63,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from localbo.gp import GP
-from localbo.hyperparameters import FitSettings, fit_hyperparameters
+from localbo.hyperparameters import FitSettings, Hyperparameters, fit_hyperparameters
 from localbo.kernels import RBF, Kernel, make_kernel
 from localbo.linalg import solve_lower
 from localbo.multistart import maximize
@@ -88,9 +92,14 @@ class NeSTBOSettings:
         gradient_step, gradient_shrink, gradient_min_step: the normalized gradient step's first
             length, its shrink factor and floor (the code's 0.5, 0.5, 0.05).
         min_noise_var: nugget added to sigma^2 in the GP.
+        hessian_scale: h, the weight of the Hessian's covariances against the gradient's in the
+            acquisition (1: both in the path's units; the code's, in its unit cube, is the
+            domain's width).
         refit: fit the GP's hyperparameters by ML-II before each batch and before each move,
             as the reference code does (`REFIT`), instead of the path's known ones: for the
             check against that code, not for Fig. 1.
+        fit_mean: with refit, fit the GP's constant mean by ML-II too, where the code holds it
+            at the observations' mean (a zero mean on standardized targets).
     """
 
     delta: float = 0.2
@@ -107,14 +116,17 @@ class NeSTBOSettings:
     gradient_shrink: float = 0.5
     gradient_min_step: float = 0.05
     min_noise_var: float = 1e-6
+    hessian_scale: float = 1.0
     refit: bool = False
+    fit_mean: bool = False
 
     def __post_init__(self) -> None:
         require(self, lambda v: v >= 1, ">= 1", "restarts", "raw_samples", "acquisition_iterations")
         require(self, lambda v: v >= self.restarts, "at least restarts", "raw_samples")
         require(self, lambda v: v is None or v >= 1, ">= 1 or null", "batch")
         require(self, lambda v: v >= 0, ">= 0", "initial_points", "min_noise_var")
-        positive = ("delta", "newton_step", "gradient_step", "newton_min_step", "gradient_min_step")
+        positive = ("delta", "newton_step", "gradient_step", "newton_min_step", "gradient_min_step",
+                    "hessian_scale")  # fmt: skip
         require(self, lambda v: v > 0, "> 0", *positive)
         require(
             self, lambda v: 0 < v < 1, "in (0, 1)", "armijo", "newton_shrink", "gradient_shrink"
@@ -122,19 +134,43 @@ class NeSTBOSettings:
 
 
 # The reference code's fit, in the path's units: RBF lengthscale in [0.005, 10] of its unit cube
-# (Fig. 1's box is 10 wide), GPyTorch's noise floor 1e-4, one start at GPyTorch's initial
-# values. The code's lengthscales are ARD and its mean 0; ours one lengthscale and a fitted
-# constant mean (`localbo.hyperparameters`).
+# (Fig. 1's box is 10 wide), GPyTorch's noise floor 1e-4 (of standardized targets), a zero mean
+# on standardized targets, one start (`REFIT_START`). The code's lengthscales are ARD, ours one
+# (`localbo.hyperparameters`).
 REFIT = FitSettings(
     restarts=1, start="gpytorch", lengthscale_bounds=(0.05, 100.0), noise_var_bounds=(1e-4, 10.0)
 )
+# The code's model's initial values, from which its first fit of an iteration starts: GPyTorch's
+# (softplus(0) = ln 2 for the outputscale, ln 2 + 1e-4 for the noise) but the lengthscale, which
+# it sets to 0.6931 of its unit cube.
+REFIT_START = Hyperparameters(0.0, 0.6931 * 10.0, math.log(2.0), math.log(2.0) + 1e-4)
 
 
-def refitted(gp: GP, capacity: int, rng: np.random.Generator) -> GP:
-    """The GP on gp's data with ML-II hyperparameters (`REFIT`)."""
-    params = fit_hyperparameters("rbf", gp.X, gp.y, rng, REFIT).params
-    kernel = make_kernel("rbf", params.lengthscale, params.outputscale)
-    return GP(kernel, gp.X, gp.y, params.noise_var, mean=params.mean, capacity=capacity)
+def refitted(
+    gp: GP,
+    capacity: int,
+    rng: np.random.Generator,
+    fit_mean: bool = False,
+    start: Hyperparameters | None = None,
+) -> tuple[GP, Hyperparameters]:
+    """The GP on gp's data with ML-II hyperparameters (`REFIT`) fitted to the standardized
+    observations (y - mean) / std, as the code fits them: the prior mean is the observations'
+    mean, or (fit_mean) fitted too; from `start` (hyperparameters of standardized targets, as
+    returned) if given, as the code's second fit of an iteration starts from its first's, else
+    from the code's initial values (`REFIT_START`).
+
+    Returns:
+        The GP (of y as observed) and the fitted hyperparameters of the standardized targets.
+    """
+    center, scale = float(np.mean(gp.y)), float(np.std(gp.y)) or 1.0
+    standard = (gp.y - center) / scale
+    params = fit_hyperparameters(
+        "rbf", gp.X, standard, rng, REFIT, start or REFIT_START, fixed_mean=not fit_mean
+    ).params
+    kernel = make_kernel("rbf", params.lengthscale, params.outputscale * scale**2)
+    mean = center + scale * params.mean
+    noise_var = params.noise_var * scale**2
+    return GP(kernel, gp.X, gp.y, noise_var, mean=mean, capacity=capacity), params
 
 
 def hessian_cross(kernel: RBF, x: np.ndarray, Z: np.ndarray) -> np.ndarray:
@@ -147,25 +183,26 @@ def hessian_cross(kernel: RBF, x: np.ndarray, Z: np.ndarray) -> np.ndarray:
 
 
 class NewtonInformation:
-    """alpha(z) = (||c_g||^2 + ||C_H||_F^2) / s of one iteration at x (module docstring) and its
-    gradient in z.
+    """alpha(z) = (||c_g||^2 + h^2 ||C_H||_F^2) / s of one iteration at x (module docstring) and
+    its gradient in z.
 
-    With the GP's K = L L^T, B = L^-1 [G; H]^T ((n, d + d^2): the prior covariances of grad f(x)
-    and of Hess f(x)'s entries with f(X)) and r = L^-1 k(X, z): [c_g; vec C_H] = [a_g; vec a_H]
-    - B^T r, with a_g = -k(x, z) u / l^2 and a_H = k(x, z) (u u^T / l^4 - I / l^2) (u = x - z),
+    With the GP's K = L L^T, B = L^-1 [G; h H]^T ((n, d + d^2): the prior covariances of
+    grad f(x) and of Hess f(x)'s entries, times h, with f(X)) and r = L^-1 k(X, z):
+    [c_g; h vec C_H] = [a_g; vec a_H] - B^T r, with a_g = -k(x, z) u / l^2 and
+    a_H = h k(x, z) (u u^T / l^4 - I / l^2) (u = x - z),
     and s = k(z, z) + noise - r^T r: O(n (d + d^2)) a point. The gradient contracts every
     Jacobian with a vector first (as `localbo.methods.minucb.GradientInformation`). B is built
     once an iteration and gains a row a point the batch observes (`extend`).
 
     Args:
         gp: the posterior (RBF kernel). x: (d,) the iterate. room: rows set aside in B for the
-            observations `extend` takes in.
+            observations `extend` takes in. hessian_scale: h.
     """
 
-    def __init__(self, gp: GP, x: np.ndarray, room: int = 0) -> None:
+    def __init__(self, gp: GP, x: np.ndarray, room: int = 0, hessian_scale: float = 1.0) -> None:
         if not isinstance(gp.kernel, RBF):
             raise ValueError(f"NeST-BO's acquisition needs the RBF kernel, got {gp.kernel.name}")
-        self.gp, self.x, self.d = gp, x, len(x)
+        self.gp, self.x, self.d, self.h = gp, x, len(x), hessian_scale
         self.ell2 = gp.kernel.lengthscale**2
         self.n = gp.n
         p = self.d + self.d**2
@@ -185,10 +222,11 @@ class NewtonInformation:
         return self._K_inv_C[: self.n]
 
     def _prior_cross(self, X: np.ndarray) -> np.ndarray:
-        """[G; H]^T: the prior covariances of grad f(x) and of Hess f(x)'s entries with f at the
-        (m, d) points X, (m, d + d^2)."""
+        """[G; h H]^T: the prior covariances of grad f(x) and of Hess f(x)'s entries (times h)
+        with f at the (m, d) points X, (m, d + d^2)."""
         G = self.gp.kernel.grad_x(self.x, X)  # (d, m)
-        return np.hstack([G.T, hessian_cross(self.gp.kernel, self.x, X).reshape(len(X), -1)])
+        H = hessian_cross(self.gp.kernel, self.x, X).reshape(len(X), -1)
+        return np.hstack([G.T, self.h * H])
 
     def extend(self) -> None:
         """Take in the m observations the GP gained since (the iterate the same), from the new
@@ -214,7 +252,9 @@ class NewtonInformation:
         """[a_g, vec a_H] at (m, d) differences u = x - z with k(x, z) (m,): (m, d + d^2)."""
         ell2, m = self.ell2, len(k)
         a_g = -U * k[:, None] / ell2
-        a_H = k[:, None, None] * (U[:, :, None] * U[:, None, :] / ell2**2 - np.eye(self.d) / ell2)
+        a_H = (self.h * k)[:, None, None] * (
+            U[:, :, None] * U[:, None, :] / ell2**2 - np.eye(self.d) / ell2
+        )
         return np.hstack([a_g, a_H.reshape(m, -1)])
 
     def values(self, Z: np.ndarray) -> np.ndarray:
@@ -240,11 +280,12 @@ class NewtonInformation:
         # K^-1 C c
         P = np.column_stack([solve_lower(gp.L, r, trans=True), self.K_inv_C @ c])
         JtP = diff.T @ (kz[:, None] * P) / ell2  # (d, 2)
-        # the prior parts' Jacobians against c: a_g's as in MinUCB; a_H's is
-        # u <C_H, a_H> / l^2 - k(x, z) (C_H + C_H^T) u / l^4
+        # the prior parts' Jacobians against c: a_g's as in MinUCB; a_H's (C_H here the scaled
+        # h C_H) is u <C_H, a_H> / l^2 - h k(x, z) (C_H + C_H^T) u / l^4
         dprior_c = k_xz * (c_g / ell2 - u * float(u @ c_g) / ell2**2)
         a_H = prior[d:].reshape(d, d)
-        dprior_c += u * float(np.sum(C_H * a_H)) / ell2 - k_xz * (C_H + C_H.T) @ u / ell2**2
+        dprior_c += u * float(np.sum(C_H * a_H)) / ell2
+        dprior_c -= self.h * k_xz * (C_H + C_H.T) @ u / ell2**2
         da, ds = 2.0 * (dprior_c - JtP[:, 1]), -2.0 * JtP[:, 0]
         return a / s, (da * s - a * ds) / s**2
 
@@ -335,10 +376,10 @@ def nestbo(
 
     while objective.remaining > 0:
         if settings.refit:
-            gp = refitted(gp, objective.budget, rng)
+            gp, fit = refitted(gp, objective.budget, rng, settings.fit_mean)
         lower = np.maximum(x - settings.delta, box.lower)
         upper = np.minimum(x + settings.delta, box.upper)
-        acquisition = NewtonInformation(gp, x, room=batch)
+        acquisition = NewtonInformation(gp, x, room=batch, hessian_scale=settings.hessian_scale)
         for _ in range(min(batch, objective.remaining)):
             acquisition.extend()
             z = maximize(acquisition, lower, upper, rng, settings.restarts, settings.raw_samples,
@@ -347,7 +388,7 @@ def nestbo(
         if objective.remaining == 0:
             break
         if settings.refit:
-            gp = refitted(gp, objective.budget, rng)
+            gp, _ = refitted(gp, objective.budget, rng, settings.fit_mean, start=fit)
         x = newton_move(gp, x, box, settings)
         observe(x)
         iterations += 1

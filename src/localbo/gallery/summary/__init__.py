@@ -22,8 +22,8 @@ from localbo.gallery.summary.methods import (
     fig1_methods,
     method_comparison,
     mpd_pair,
-    mpd_step_by_step,
     reference_check,
+    step_by_step,
 )
 from localbo.gallery.summary.paper import (
     comparison,
@@ -60,7 +60,10 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
         f"{method}_reference": partial(reference_check, name=f"{method}_reference")
         for method in CHECKED_AGAINST_REFERENCE
     },
-    "mpd_step_by_step": mpd_step_by_step,
+    **{
+        f"{method}_step_by_step": partial(step_by_step, name=f"{method}_step_by_step")
+        for method in ("mpd", "nestbo")
+    },
 }
 
 

@@ -163,16 +163,20 @@ def _bench_rows(gallery: Path, name: str) -> list[dict]:
     return [r for r in rows if all(r[k] == v for k, v in last.items())]
 
 
-def mpd_step_by_step(gallery: Path) -> str:
-    """docs/methods.md's table of the reference mode on the authors' code's own states."""
-    rows = _bench_rows(gallery, "mpd_step_by_step")
-    runs = list(dict.fromkeys((r["path"], r["dtype"]) for r in rows))
-    lines = ["| question | " + " | ".join(f"path {p}, {t}" for p, t in runs) + " |",
-             "|---|" + "---|" * len(runs)]  # fmt: skip
-    by = {(r["question"], r["path"], r["dtype"]): r for r in rows}
+def step_by_step(gallery: Path, name: str) -> str:
+    """docs/methods.md's table of a reference mode on the authors' code's own states, from the
+    rows of `bench/results/NAME.jsonl` (bench/mpd_step_by_step.py, bench/nestbo_step_by_step.py):
+    per question and run (a path, and a precision where the bench has several), the median with
+    the 10 % and 90 % quantiles over the run's steps, or a share of them."""
+    rows = _bench_rows(gallery, name)
+    runs = list(dict.fromkeys((r["path"], r.get("dtype")) for r in rows))
+    heads = [", ".join(filter(None, [f"path {p}", t])) for p, t in runs]
+    lines = ["| question | " + " | ".join(heads) + " |", "|---|" + "---|" * len(runs)]
+    by = {(r["question"], r["path"], r.get("dtype")): r for r in rows}
     for question in dict.fromkeys(r["question"] for r in rows):
         cells = [by[question, *run] for run in runs]
-        spans = [f"{r['median']:.3g} [{r['q10']:.3g}, {r['q90']:.3g}]" for r in cells]
+        spans = [f"{r['share']:.0%} of {r['steps']}" if "share" in r else
+                 f"{r['median']:.3g} [{r['q10']:.3g}, {r['q90']:.3g}]" for r in cells]  # fmt: skip
         lines.append(f"| {question} | " + " | ".join(spans) + " |")
     first = rows[0]
     steps = {r["question"].split(":")[0]: r["steps"] for r in rows}
@@ -180,9 +184,8 @@ def mpd_step_by_step(gallery: Path) -> str:
     return table_and_text(
         lines,
         f"Medians over the run's steps with their 10 % and 90 % quantiles (one run at budget "
-        f"{first['budget']}, d = {first['d']}: {steps['move']} iterations, "
-        f"{acquisitions} acquisition optimizations), the authors' "
-        f"code at commit {first['commit'][:7]}.",
+        f"{first['budget']}, d = {first['d']}: {steps['move']} moves, {acquisitions} "
+        f"acquisition optimizations), the authors' code at commit {first['commit'][:7]}.",
     )
 
 
