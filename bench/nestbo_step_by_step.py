@@ -14,7 +14,8 @@ happens instead of in the final values of whole runs:
   whole variance its data and the point explain, in its unit cube: W^2 (||B||_F^2 + alpha(z))
   in ours with h = W; the same function if their ratio less 1 is 0);
 - acquisition our restarts reach: alpha at the point our L-BFGS-B restarts find from the same
-  state against alpha at the code's point;
+  state against alpha at the code's point, (ours - the code's) / ours (1 where the code's point
+  explains nothing);
 - move: our move from the state against the code's end point, and the moves where ours takes
   the Newton step and the code's the gradient step or the other way (share of moves);
 - fit: our ML-II fit (the reference mode's: one lengthscale, on the standardized observations
@@ -96,7 +97,8 @@ def main() -> None:
         same.append(explained / trace["acquisition_value"][k] - 1)
         ours = maximize(information, lower, upper, rng, settings.restarts, settings.raw_samples,
                         settings.acquisition_iterations)  # fmt: skip
-        reached.append(float(information.values(ours[None, :])[0]) / at_chosen - 1)
+        best = float(information.values(ours[None, :])[0])
+        reached.append((best - at_chosen) / best if best > 0 else 0.0)
     first_fits = []  # an iteration's first fit, from the code's initial values
     for k in range(0, len(trace["fit_noise"]), 2):
         gp, y = state(trace, "fit", k)
@@ -123,7 +125,7 @@ def main() -> None:
            "path": args.path}  # fmt: skip
     rows = {
         "acquisition at the code's point: ours / code's - 1": same,
-        "acquisition our restarts reach: ours / at the code's point - 1": reached,
+        "acquisition our restarts reach: (ours - at the code's point) / ours": reached,
         "move: distance of our end point from the code's": distance,
         "move: the code's step length": travelled,
         "first fit of an iteration: our lengthscale / the code's - 1": first_fits,
