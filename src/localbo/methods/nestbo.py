@@ -284,8 +284,9 @@ class NewtonInformation:
         # h C_H) is u <C_H, a_H> / l^2 - h k(x, z) (C_H + C_H^T) u / l^4
         dprior_c = k_xz * (c_g / ell2 - u * float(u @ c_g) / ell2**2)
         a_H = prior[d:].reshape(d, d)
-        dprior_c += u * float(np.sum(C_H * a_H)) / ell2
-        dprior_c -= self.h * k_xz * (C_H + C_H.T) @ u / ell2**2
+        dprior_c += (
+            u * float(np.sum(C_H * a_H)) / ell2 - self.h * k_xz * (C_H + C_H.T) @ u / ell2**2
+        )
         da, ds = 2.0 * (dprior_c - JtP[:, 1]), -2.0 * JtP[:, 0]
         return a / s, (da * s - a * ds) / s**2
 
