@@ -29,14 +29,10 @@ instead of running the code again (a run takes minutes).
 
 from __future__ import annotations
 
-import argparse
-import tempfile
-from pathlib import Path
-
 import numpy as np
 from full_run import append_row, code_version  # bench/, the script's folder
 from mpd_against_reference import MPD_CODE
-from reference_check import checked_commit, quantiles, traced_run
+from reference_check import quantiles, step_by_step_parser, traced_run
 
 from localbo.gp import GP
 from localbo.kernels import RBF
@@ -55,24 +51,12 @@ def window(trace: dict, kind: str, k: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkout", type=Path, help=f"{MPD_CODE.repository} at {MPD_CODE.commit}")
-    parser.add_argument("--python", required=True, help="the reference environment's Python")
-    parser.add_argument("--path", type=int, default=0, help="the index of Fig. 1's path")
-    parser.add_argument("--d", type=int, default=10)
-    parser.add_argument("--budget", type=int, default=500)
+    description, out = __doc__.split("\n\n")[0], "bench/results/mpd_step_by_step.jsonl"
+    parser = step_by_step_parser(MPD_CODE, description, 0, 500, out)
     parser.add_argument("--dtype", choices=("float32", "float64"), default="float64")
-    parser.add_argument("--seed", type=int, default=0, help="our restarts' stream")
-    parser.add_argument("--work", type=Path, help="a folder for the path and the trace, kept")
-    parser.add_argument("--out", type=Path, default=Path("bench/results/mpd_step_by_step.jsonl"))
     args = parser.parse_args()
-    args.checkout = args.checkout.resolve()
-    commit = checked_commit(args.checkout, MPD_CODE)
-    with tempfile.TemporaryDirectory(prefix="mpd-step-") as scratch:
-        folder = args.work or Path(scratch)
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"mpd-trace-d{args.d}-path{args.path}-{args.dtype}"
-        trace = traced_run(MPD_CODE, args, folder, name, ["--dtype", args.dtype])
+    name = f"mpd-trace-d{args.d}-path{args.path}-{args.dtype}"
+    commit, trace = traced_run(MPD_CODE, args, name, ["--dtype", args.dtype])
     fig1 = Fig1Settings()
     kernel = RBF(fig1.lengthscale, fig1.outputscale)
     box = Box(fig1.box.lower, fig1.box.upper, args.d)

@@ -33,14 +33,10 @@ instead of running the code again (a run takes minutes).
 
 from __future__ import annotations
 
-import argparse
-import tempfile
-from pathlib import Path
-
 import numpy as np
 from full_run import append_row, code_version  # bench/, the script's folder
 from nestbo_against_reference import AS_THE_CODE, BOX, NESTBO_CODE, WIDTH
-from reference_check import checked_commit, quantiles, traced_run
+from reference_check import quantiles, step_by_step_parser, traced_run
 
 from localbo.gp import GP
 from localbo.hyperparameters import Hyperparameters
@@ -66,23 +62,10 @@ def newton_taken(gp: GP, x: np.ndarray) -> bool:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("checkout", type=Path, help=f"{NESTBO_CODE.repository} at its commit")
-    parser.add_argument("--python", required=True, help="the reference environment's Python")
-    parser.add_argument("--path", type=int, default=5, help="the index of Fig. 1's path")
-    parser.add_argument("--d", type=int, default=10)
-    parser.add_argument("--budget", type=int, default=300)
-    parser.add_argument("--seed", type=int, default=0, help="our restarts' and fits' stream")
-    parser.add_argument("--work", type=Path, help="a folder for the path and the trace, kept")
-    parser.add_argument("--out", type=Path, default=Path("bench/results/nestbo_step_by_step.jsonl"))
-    args = parser.parse_args()
-    args.checkout = args.checkout.resolve()
-    commit = checked_commit(args.checkout, NESTBO_CODE)
-    with tempfile.TemporaryDirectory(prefix="nestbo-step-") as scratch:
-        folder = args.work or Path(scratch)
-        folder.mkdir(parents=True, exist_ok=True)
-        name = f"nestbo-trace-d{args.d}-path{args.path}-isotropic"
-        trace = traced_run(NESTBO_CODE, args, folder, name, ["--isotropic"])
+    description, out = __doc__.split("\n\n")[0], "bench/results/nestbo_step_by_step.jsonl"
+    args = step_by_step_parser(NESTBO_CODE, description, 5, 300, out).parse_args()
+    name = f"nestbo-trace-d{args.d}-path{args.path}-isotropic"
+    commit, trace = traced_run(NESTBO_CODE, args, name, ["--isotropic"])
     box = Box(BOX.lower, BOX.upper, args.d)
     settings, rng = AS_THE_CODE, np.random.default_rng(args.seed)
     same, reached = [], []

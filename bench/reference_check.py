@@ -137,7 +137,7 @@ def reference_runs(
 
     def rows() -> dict[int, dict]:
         found = {}
-        for part in folder.glob(f"reference-{tag}-*.jsonl"):
+        for part in folder.glob(f"reference-{tag}-[0-9]*.jsonl"):  # not a diagnosis's
             for line in part.read_text().splitlines():
                 row = json.loads(line)
                 found[row["path"]] = row
@@ -295,22 +295,46 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         append_row({**run, "summary": f"CPU seconds per run: {method}", **summary}, args.out)
 
 
+def step_by_step_parser(
+    code: ReferenceCode, description: str, path: int, budget: int, out: str
+) -> argparse.ArgumentParser:
+    """The command line the step-by-step benches share (`mpd_step_by_step.py`,
+    `nestbo_step_by_step.py`), with their defaults of the path, the budget and --out."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("checkout", type=Path, help=f"{code.repository} at {code.commit}")
+    parser.add_argument("--python", required=True, help="the reference environment's Python")
+    parser.add_argument("--path", type=int, default=path, help="the index of Fig. 1's path")
+    parser.add_argument("--d", type=int, default=10)
+    parser.add_argument("--budget", type=int, default=budget)
+    parser.add_argument("--seed", type=int, default=0, help="our restarts' and fits' stream")
+    parser.add_argument("--work", type=Path, help="a folder for the path and the trace, kept")
+    parser.add_argument("--out", type=Path, default=Path(out))
+    return parser
+
+
 def traced_run(
-    code: ReferenceCode, args: argparse.Namespace, folder: Path, name: str, switches: list[str]
-) -> dict[str, np.ndarray]:
-    """The code's run on Fig. 1's path `args.path` of dimension `args.d`, step by step: the
-    trace its driver records with `--trace` (and `switches`) as `folder/NAME.npz`, made there
-    first unless it is found (a run takes minutes)."""
-    trace = folder / f"{name}.npz"
-    if not trace.exists():
-        (file,) = export(fig1_paths(args.d, range(args.path, args.path + 1)), folder).values()
-        command = [args.python, str(BENCH / code.driver), "--checkout", str(args.checkout)]
-        bounds = Fig1Settings().box
-        command += [*code.driver_args(bounds.lower, bounds.upper), "--paths", str(file)]
-        command += ["--budget", str(args.budget), *switches]
-        command += ["--out", str(folder / "runs.jsonl"), "--trace", str(trace)]
-        subprocess.run(command, check=True, cwd=args.checkout)
-    return dict(np.load(trace))
+    code: ReferenceCode, args: argparse.Namespace, name: str, switches: list[str]
+) -> tuple[str, dict[str, np.ndarray]]:
+    """The checkout's commit (checked) and the code's run on Fig. 1's path `args.path` of
+    dimension `args.d`, step by step: the trace its driver records with `--trace` (and
+    `switches`) as `NAME.npz` in `args.work` (a temporary folder if None), made there first
+    unless it is found (a run takes minutes)."""
+    args.checkout = args.checkout.resolve()
+    commit = checked_commit(args.checkout, code)
+    with tempfile.TemporaryDirectory(prefix="trace-") as scratch:
+        folder = args.work or Path(scratch)
+        folder.mkdir(parents=True, exist_ok=True)
+        trace = folder / f"{name}.npz"
+        if not trace.exists():
+            paths = fig1_paths(args.d, range(args.path, args.path + 1))
+            (file,) = export(paths, folder).values()
+            command = [args.python, str(BENCH / code.driver), "--checkout", str(args.checkout)]
+            bounds = Fig1Settings().box
+            command += [*code.driver_args(bounds.lower, bounds.upper), "--paths", str(file)]
+            command += ["--budget", str(args.budget), *switches]
+            command += ["--out", str(folder / "runs.jsonl"), "--trace", str(trace)]
+            subprocess.run(command, check=True, cwd=args.checkout)
+        return commit, dict(np.load(trace))
 
 
 def quantiles(values: list[float]) -> dict:
