@@ -41,9 +41,23 @@ from reference_check import quantiles, step_by_step_parser, traced_run
 from localbo.gp import GP
 from localbo.hyperparameters import Hyperparameters
 from localbo.kernels import RBF
-from localbo.methods.nestbo import NewtonInformation, mean_derivatives, newton_move, refitted
+from localbo.methods.nestbo import (
+    NewtonInformation,
+    mean_derivatives,
+    newton_direction,
+    newton_move,
+    refitted,
+)
 from localbo.multistart import maximize
 from localbo.objective import Box
+
+
+def fitted(trace: dict, kind: str, k: int) -> Hyperparameters:
+    """Step k's hyperparameters as the code fitted them (of its standardized targets, mean 0),
+    the lengthscale in the path's units."""
+    lengthscale = WIDTH * float(trace[f"{kind}_lengthscale"][k][0])
+    outputscale, noise = trace[f"{kind}_outputscale"][k], trace[f"{kind}_noise"][k]
+    return Hyperparameters(0.0, lengthscale, float(outputscale), float(noise))
 
 
 def state(trace: dict, kind: str, k: int) -> tuple[GP, np.ndarray]:
@@ -51,14 +65,10 @@ def state(trace: dict, kind: str, k: int) -> tuple[GP, np.ndarray]:
     targets standardize."""
     kept = ~np.isnan(trace[f"{kind}_targets"][k])
     X = BOX.lower + WIDTH * trace[f"{kind}_X"][k][kept]
-    kernel = RBF(WIDTH * float(trace[f"{kind}_lengthscale"][k][0]), trace[f"{kind}_outputscale"][k])
-    gp = GP(kernel, X, trace[f"{kind}_targets"][k][kept], float(trace[f"{kind}_noise"][k]))
-    return gp, trace[f"{kind}_y"][k][kept]
-
-
-def newton_taken(gp: GP, x: np.ndarray) -> bool:
-    """Whether the move at x takes the Newton step (the mean's Hessian positive semi-definite)."""
-    return bool(np.all(np.linalg.eigvalsh(mean_derivatives(gp, x)[1]) >= 0))
+    params = fitted(trace, kind, k)
+    kernel = RBF(params.lengthscale, params.outputscale)
+    targets, y = trace[f"{kind}_targets"][k][kept], trace[f"{kind}_y"][k][kept]
+    return GP(kernel, X, targets, params.noise_var), y
 
 
 def main() -> None:
@@ -95,12 +105,11 @@ def main() -> None:
         after = BOX.lower + WIDTH * np.clip(trace["move_after"][k], 0.0, 1.0)  # as the loop
         distance.append(float(np.linalg.norm(newton_move(gp, x, box, settings) - after)))
         travelled.append(float(np.linalg.norm(after - x)))
-        kinds.append(float(newton_taken(gp, x) != bool(trace["move_kind"][k])))
-        first, _ = state(trace, "fit", 2 * k)  # the code's fit before this iteration's batch
-        start = Hyperparameters(0.0, first.kernel.lengthscale, first.kernel.outputscale,
-                                first.noise_var)  # fmt: skip
+        newton = newton_direction(*mean_derivatives(gp, x)) is not None
+        kinds.append(float(newton != bool(trace["move_kind"][k])))
+        start = fitted(trace, "fit", 2 * k)  # the code's fit before this iteration's batch
+        data = GP(gp.kernel, gp.X, y, gp.noise_var)
         for fit_mean, (lengthscales, distances) in refits.items():
-            data = GP(gp.kernel, gp.X, y, gp.noise_var)
             ours, _ = refitted(data, len(y), rng, fit_mean, start)
             lengthscales.append(ours.kernel.lengthscale / gp.kernel.lengthscale - 1)
             distances.append(float(np.linalg.norm(newton_move(ours, x, box, settings) - after)))

@@ -9,7 +9,7 @@ import numpy as np
 
 from localbo.gp import GP
 from localbo.linalg import solve_lower
-from localbo.methods.nestbo import NewtonInformation, hessian_cross
+from localbo.methods.nestbo.newton_information import NewtonInformation, hessian_cross
 
 
 class RebuiltNewtonInformation(NewtonInformation):

@@ -7,6 +7,9 @@
   (`gp_ucb.lower_confidence_bound`);
 - `turbo`: TuRBO-1, one trust region and Thompson sampling;
 - `mpd`: MPD, local BO by maximizing the probability of descent;
+- `minucb`: MinUCB, GIBO's sampling with moves to the minimizer of the upper confidence bound;
+- `nestbo`: NeST-BO, Newton steps on the GP's mean from points chosen for gradient and Hessian
+  information;
 - `random_search`: uniform points in the box;
 - `exact_gradient`: L-BFGS-B with the path's exact gradient, an oracle.
 
