@@ -469,3 +469,23 @@ def test_labels_give_each_methods_budget_where_the_budgets_differ():
     budget = quick["fig1"]["methods"]["gp_ucb"]["budget"]
     assert labels["gp_ucb"] == f"GP-UCB ({budget} evaluations)"
     assert labels["local_bo"] == f"local BO ({quick['fig1']['budget']} evaluations)"
+
+
+def test_the_mpd_reference_part_runs_its_pair_and_cheap_checks_only():
+    """config/mpd_reference.yaml is a gallery part of minutes: every method of config.yaml it
+    does not null costs little (the checks), so a method added to config.yaml that it forgets to
+    null fails here by its cost model."""
+    config = copy.deepcopy(CONFIG)
+    update_config(config, yaml.safe_load((REPO / "config" / "mpd_reference.yaml").read_text()))
+    jobs = load_settings(config, SCHEMA).fig1_jobs()
+    cpu = {}
+    for name in jobs.method_names:
+        m = jobs.settings.method(name)
+        cpu[name] = sum(
+            jobs.run_cost(SimpleNamespace(method=name, d=str(d), chunk=str(c))).cpu_seconds
+            for d in jobs.settings.dims_of(name)
+            for _ in m.jobs.noise_levels
+            for c in jobs.jobs_of(name)
+        )
+    assert {"mpd_reference", "mpd_short"} <= set(cpu)
+    assert sum(cpu.values()) < 3600, cpu
