@@ -9,7 +9,8 @@ import re
 import pytest
 
 from localbo.pipeline.method_comparison import SUMMARY_COLUMNS
-from tests.workflow.helpers import REPO, snakemake
+from localbo.pipeline.settings import load_settings, merged_config
+from tests.workflow.helpers import REPO, TINY, snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -80,3 +81,9 @@ def test_the_tiny_runs_method_comparison_counts_every_path_once(tiny_run):
     for row in rows:
         assert sum(int(row[k]) for k in ("wins", "ties", "losses")) == int(row["paths"]), row
         assert row["small"] == "True", row
+    # every pair of variants the tiny run has both of is compared (NeST-BO's short budget)
+    settings = load_settings(merged_config([REPO / "config" / "config.yaml", TINY]))
+    ran = set(settings.fig1.methods.methods)
+    pairs = {(m, a) for m, a in settings.method_comparison.pairs.items() if {m, a} <= ran}
+    assert pairs
+    assert pairs <= {(row["method"], row["against"]) for row in rows}

@@ -337,15 +337,17 @@ class Fig1Jobs:
         paths = ("paths", self.chunks(wildcards.method)[int(wildcards.chunk)])
         return dict([*run[:after], paths, *run[after:]])
 
+    def label(self, name: str) -> str:
+        """A method's name in figures and tables, with its budget where it is not fig1.budget
+        (NeST-BO above d = 10; the quick config's slow methods)."""
+        m = self.settings.method(name)
+        label, budget = m.jobs.label or m.optimizer.label, self.settings.budget_of(name)
+        return label if budget == self.settings.budget else f"{label} ({budget} evaluations)"
+
     def labels(self) -> dict[str, str]:
-        """Each drawn method's name in the figure, with its budget where their budgets differ
-        (the quick config runs the slow methods at smaller budgets)."""
-        methods = {n: m for n, m in self.settings.methods.methods.items() if m.jobs.drawn}
-        budgets = {name: self.settings.budget_of(name) for name in methods}
-        labels = {name: m.jobs.label or m.optimizer.label for name, m in methods.items()}
-        if len(set(budgets.values())) == 1:
-            return labels
-        return {name: f"{label} ({budgets[name]} evaluations)" for name, label in labels.items()}
+        """Each drawn method's `label`."""
+        methods = self.settings.methods.methods
+        return {name: self.label(name) for name, m in methods.items() if m.jobs.drawn}
 
     def colors(self) -> dict[str, str]:
         """Each method's colour in every figure, by its place among the config's methods

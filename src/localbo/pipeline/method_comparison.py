@@ -61,7 +61,9 @@ class MethodComparisonSettings:
     confidence: float = 0.95
     resamples: int = 9999
     small_pairs: int = 20
-    pairs: dict[str, str] = field(default_factory=lambda: {"mpd_reference": "mpd_short"})
+    pairs: dict[str, str] = field(
+        default_factory=lambda: {"mpd_reference": "mpd_short", "nestbo_short": "local_bo_short"}
+    )
     labels: dict[str, str] = field(
         default_factory=lambda: {
             "mpd_reference": "MPD, the reference code's choices",
@@ -197,7 +199,7 @@ def method_params(fig1_jobs: Any, settings: MethodComparisonSettings) -> dict[st
     colors, returned = fig1_jobs.colors(), fig1_jobs.returned()
     methods = {
         name: {
-            "label": settings.labels.get(name) or m.jobs.label or m.optimizer.label,
+            "label": settings.labels.get(name) or fig1_jobs.label(name),
             "budget": fig1.budget_of(name),
             "oracle": bool(m.optimizer.oracle),
             "returned": returned[name],
