@@ -21,7 +21,10 @@ def test_fig1_table_and_figure(tiny_run):
     methods = fig1.methods.methods
     counts = {m: sum(r["method"] == m for r in rows) for m in methods}
     # one row per (d, path, noise level) of every method in the config
-    assert counts == {m: len(methods[m].jobs.noise_levels) * dims * paths for m in methods}
+    expected = {
+        m: len(methods[m].jobs.noise_levels) * len(fig1.dims_of(m)) * paths for m in methods
+    }
+    assert counts == expected
     assert counts["local_bo"] == 3 * dims * paths  # the paper's three noise levels
     # the methods whose run evaluates x0 and keeps the best it saw (MPD: its best observation)
     from_x0 = {name for name, m in methods.items() if m.optimizer.evaluates_start}

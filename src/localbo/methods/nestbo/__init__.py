@@ -302,7 +302,10 @@ class NeSTBO(FunctionOptimizer):
     invalid_settings = ({"restarts": 0}, {"delta": float("nan")}, {"armijo": 1.0})
     Settings = NeSTBOSettings
     function = staticmethod(nestbo)
-    default_paths_per_job = 1  # a run at d = 50 takes hours
+    default_paths_per_job = 1  # a run at d = 50 and the paper's budget takes hours
+    # sigma = 0 and one of local BO's levels: the method is defined for noise (the reference
+    # fits a noise variance)
+    default_noise_levels = (0.0, 0.05)
 
     def cost(self, d: int, budget: int) -> Cost:
         """The GP keeps every observation, so a run's cost grows faster than its budget B:
