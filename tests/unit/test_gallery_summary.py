@@ -62,3 +62,36 @@ def test_numbers_print_without_a_negative_zero(x, digits, text):
 )
 def test_a_share_rounds_to_0_or_100_only_when_it_is(share, text):
     assert percent(share) == text
+
+
+def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(tmp_path):
+    """Before NeST-BO's runs are in the gallery its writers add nothing; with them (here the
+    gallery's local BO rows moved up by 0.1 at d <= 10, and its own short runs at d = 20) a row of
+    medians per variant, 'not run' where it did not run, the bullet's side of local BO, and its
+    wins, ties and losses."""
+    import pandas as pd
+
+    from localbo.gallery.summary.methods import fig1_medians, fig1_methods, method_comparison
+
+    assert "NeST-BO" not in fig1_medians(GALLERY) + fig1_methods(GALLERY)
+    assert "NeST-BO" not in method_comparison(GALLERY)
+    runs = pd.read_csv(GALLERY / "fig1-local_solutions.csv")
+    base = runs[(runs["method"] == "local_bo") & (runs["sigma"] == 0)]
+    nestbo = base[base["d"] <= 10].assign(method="nestbo", value=lambda r: r["value"] + 0.1)
+    short = base[base["d"] == 20].assign(method="nestbo_short", evaluations=1000)
+    pair = base[base["d"] == 20].assign(method="local_bo_short", evaluations=1000)
+    pd.concat([runs, nestbo, short, pair]).to_csv(tmp_path / "fig1-local_solutions.csv")
+    summary_rows = pd.read_csv(GALLERY / "method_comparison-summary.csv")
+    minucb = summary_rows[(summary_rows["method"] == "minucb")]
+    row = minucb[minucb["quantity"] == "returned point"].iloc[[0]]
+    pd.concat([summary_rows, row.assign(method="nestbo_short", against="local_bo_short")]).to_csv(
+        tmp_path / "method_comparison-summary.csv", index=False
+    )
+    (tmp_path / "paper_comparison.csv").write_text((GALLERY / "paper_comparison.csv").read_text())
+    medians = fig1_medians(tmp_path)
+    assert re.search(r"\| NeST-BO, final iterate \|( -?\d+\.\d\d \|){3}( not run \|){3}", medians)
+    assert re.search(r"\| NeST-BO at 1000 evaluations \|( not run \|){3} -?\d", medians)
+    assert "ends at the paper's budget (d = 1, 5, 10) above local BO's" in fig1_methods(tmp_path)
+    assert "NeST-BO's final iterate wins, ties and loses at its own budget" in " ".join(
+        method_comparison(tmp_path).split()
+    )

@@ -4,6 +4,7 @@ comparison, the MPD pair and MPD beside its authors' code."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pandas as pd
@@ -33,14 +34,28 @@ def fig1_medians(gallery: Path) -> str:
         ("GP-UCB", [med["gp_ucb", d] for d in dims], ""),
         ("random search", [med["random_search", d] for d in dims], ""),
     ]  # fmt: skip
+    budgets = runs.groupby("method")["evaluations"].max()
+    for method, label in SHORT_RUNS:  # the methods run at their own d or budget, where run
+        if method in budgets:
+            short = f" at {budgets[method]} evaluations" if method.endswith("_short") else ""
+            rows.append((f"{label}{short}", [med.get((method, d), math.nan) for d in dims], ""))
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
     for label, values, last in rows:
         digits = 1 if label.startswith("log10") else 2
-        cells = [fmt(v, digits) for v in values]
+        cells = [fmt(v, digits) if v == v else "not run" for v in values]
         cells[-1] += last
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+# Fig. 1's methods that run at some d only, each with the variant that runs it at a budget of
+# its own where the paper's costs too much, and the local BO it is compared with there.
+SHORT_RUNS = (
+    ("nestbo", "NeST-BO, final iterate"),
+    ("nestbo_short", "NeST-BO"),
+    ("local_bo_short", "local BO"),
+)
 
 
 def fig1_methods(gallery: Path) -> str:
@@ -87,7 +102,30 @@ def fig1_methods(gallery: Path) -> str:
         "by path, the method comparison below.",
         "  ",
     )
-    return local + turbo + mpd_text + minucb
+    return local + turbo + mpd_text + minucb + nestbo_medians(med)
+
+
+def nestbo_medians(med: pd.Series) -> str:
+    """fig1_methods' bullet on NeST-BO (empty before its runs are in the gallery): where its
+    medians lie against local BO's, at the paper's budget and at its own."""
+    parts = []
+    runs = (("nestbo", "local_bo", "the paper's budget"),
+            ("nestbo_short", "local_bo_short", "its own budget"))  # fmt: skip
+    for method, baseline, budget in runs:
+        if method not in med.index.get_level_values(0):
+            continue
+        gap = (med[method] - med[baseline]).dropna()
+        side = "above" if (gap > 0).all() else "below" if (gap < 0).all() else "on either side of"
+        dims = ", ".join(str(d) for d in gap.index)
+        parts.append(f"at {budget} (d = {dims}) {side} local BO's at that budget ({span(gap)})")
+    if not parts:
+        return ""
+    return wrap(
+        "- NeST-BO, Newton steps on the GP's mean from points chosen for gradient and Hessian "
+        f"information, ends {'; '.join(parts)}, in the difference of the medians above; path by "
+        "path, the method comparison below.",
+        "  ",
+    )
 
 
 def method_comparison(gallery: Path) -> str:
@@ -101,6 +139,8 @@ def method_comparison(gallery: Path) -> str:
     ties = ", ".join(str(int(mpd.loc[d, "ties"])) for d in (1, 5)) + f" and {mpd.loc[10, 'ties']}"
     medians = ", ".join(sorted({fmt(mpd.loc[d, "median_difference"]) for d in (1, 5, 10)}))
     m10, e10 = mpd.loc[10], exact.loc[10]
+    successors = [against_local_bo(gallery, "MinUCB", ["minucb"]),
+                  against_local_bo(gallery, "NeST-BO", ["nestbo", "nestbo_short"])]  # fmt: skip
     return wrap(
         "In the gallery, at sigma = 0 (medians of paired differences): GP-UCB and random search "
         f"lose on {'every path' if all_lose else 'most paths'} from d = 10 on, by "
@@ -115,24 +155,30 @@ def method_comparison(gallery: Path) -> str:
         f"{e10['ties']} paths at d = 10, wins on {e10['wins']} and loses on {e10['losses']} "
         f"(median {fmt(e10['median_difference'])}, Hodges-Lehmann "
         f"{fmt(e10['hodges_lehmann'])}, Holm's p = {e10['holm_p']:.2g}). "
-        + minucb_against_local_bo(gallery)
+        + " ".join(filter(None, successors))
     )
 
 
-def minucb_against_local_bo(gallery: Path) -> str:
-    """The method comparison's sentence on MinUCB: its wins, ties and losses against local BO
-    per noise level and d."""
+def against_local_bo(gallery: Path, name: str, methods: list[str]) -> str:
+    """The method comparison's sentence on a method run as `methods` (itself, and a variant at a
+    budget of its own): its wins, ties and losses against local BO at the same budget, per
+    noise level and d; empty before its runs are in the gallery."""
     rows = table(gallery, "method_comparison-summary")
-    rows = rows[(rows["method"] == "minucb") & (rows["quantity"] == "returned point")]
+    rows = rows[rows["quantity"] == "returned point"]
     levels = []
-    for sigma, at in rows.groupby("sigma"):
-        counts = "; ".join(
-            f"d = {r['d']}: {r['wins']}, {r['ties']}, {r['losses']} (median "
-            f"{fmt(r['median_difference'])}, Holm's p = {r['holm_p']:.2g})"
-            for _, r in at.iterrows()
-        )
-        levels.append(f"at sigma = {sigma:g} on {counts}")
-    return "MinUCB's final iterate wins, ties and loses " + "; ".join(levels) + "."
+    for method in methods:
+        for sigma, at in rows[rows["method"] == method].groupby("sigma"):
+            counts = "; ".join(
+                f"d = {r['d']}: {r['wins']}, {r['ties']}, {r['losses']} (median "
+                f"{fmt(r['median_difference'])}, Holm's p = {r['holm_p']:.2g})"
+                for _, r in at.iterrows()
+            )
+            short = method.endswith("_short")
+            own = "at its own budget against local BO's at it, " if short else ""
+            levels.append(f"{own}at sigma = {sigma:g} on {counts}")
+    if not levels:
+        return ""
+    return f"{name}'s final iterate wins, ties and loses " + "; ".join(levels) + "."
 
 
 def mpd_pair(gallery: Path) -> str:
