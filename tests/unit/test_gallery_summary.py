@@ -4,6 +4,7 @@ import re
 from pathlib import Path
 
 import pytest
+import yaml
 
 from localbo.gallery import GALLERY
 from localbo.gallery.summary import (
@@ -65,33 +66,46 @@ def test_a_share_rounds_to_0_or_100_only_when_it_is(share, text):
 
 
 def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(tmp_path):
-    """Before NeST-BO's runs are in the gallery its writers add nothing; with them (here the
-    gallery's local BO rows moved up by 0.1 at d <= 10, and its own short runs at d = 20) a row of
-    medians per variant, 'not run' where it did not run, the bullet's side of local BO, and its
-    wins, ties and losses."""
+    """Without NeST-BO's runs its writers add nothing; with them (here the gallery's local BO
+    rows moved up by 0.1 at d <= 10, and as its own short runs at d = 20) a row of medians per
+    variant, 'not run' where it did not run, the bullet's side of local BO, and its wins, ties
+    and losses."""
     import pandas as pd
 
     from localbo.gallery.summary.methods import fig1_medians, fig1_methods, method_comparison
 
-    assert "NeST-BO" not in fig1_medians(GALLERY) + fig1_methods(GALLERY)
-    assert "NeST-BO" not in method_comparison(GALLERY)
+    gallery = tmp_path / "figures" / "gallery"
+    gallery.mkdir(parents=True)
+    (tmp_path / "config").symlink_to(REPO / "config")
+    (gallery / "paper_comparison.csv").write_text((GALLERY / "paper_comparison.csv").read_text())
+    variants = ["nestbo", "nestbo_short", "local_bo_short"]
     runs = pd.read_csv(GALLERY / "fig1-local_solutions.csv")
+    runs = runs[~runs["method"].isin(variants)]
+    pairs = pd.read_csv(GALLERY / "method_comparison-summary.csv")
+    pairs = pairs[~pairs["method"].isin(variants)]
+
+    def write(runs, pairs):
+        runs.to_csv(gallery / "fig1-local_solutions.csv", index=False)
+        pairs.to_csv(gallery / "method_comparison-summary.csv", index=False)
+        return fig1_medians(gallery), fig1_methods(gallery), method_comparison(gallery)
+
+    assert "NeST-BO" not in "".join(write(runs, pairs))
     base = runs[(runs["method"] == "local_bo") & (runs["sigma"] == 0)]
     nestbo = base[base["d"] <= 10].assign(method="nestbo", value=lambda r: r["value"] + 0.1)
-    short = base[base["d"] == 20].assign(method="nestbo_short", evaluations=1000)
-    pair = base[base["d"] == 20].assign(method="local_bo_short", evaluations=1000)
-    pd.concat([runs, nestbo, short, pair]).to_csv(tmp_path / "fig1-local_solutions.csv")
-    summary_rows = pd.read_csv(GALLERY / "method_comparison-summary.csv")
-    minucb = summary_rows[(summary_rows["method"] == "minucb")]
-    row = minucb[minucb["quantity"] == "returned point"].iloc[[0]]
-    pd.concat([summary_rows, row.assign(method="nestbo_short", against="local_bo_short")]).to_csv(
-        tmp_path / "method_comparison-summary.csv", index=False
+    short = base[base["d"] == 20].assign(method="nestbo_short")
+    pair = base[base["d"] == 20].assign(method="local_bo_short")
+    minucb = pairs[(pairs["method"] == "minucb") & (pairs["quantity"] == "returned point")]
+    row = minucb.iloc[[0]].assign(method="nestbo_short", against="local_bo_short")
+    medians, methods, comparison = write(
+        pd.concat([runs, nestbo, short, pair]), pd.concat([pairs, row])
     )
-    (tmp_path / "paper_comparison.csv").write_text((GALLERY / "paper_comparison.csv").read_text())
-    medians = fig1_medians(tmp_path)
     assert re.search(r"\| NeST-BO, final iterate \|( -?\d+\.\d\d \|){3}( not run \|){3}", medians)
-    assert re.search(r"\| NeST-BO at 1000 evaluations \|( not run \|){3} -?\d", medians)
-    assert "ends at the paper's budget (d = 1, 5, 10) above local BO's" in fig1_methods(tmp_path)
+    budget = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["fig1"]["methods"][
+        "nestbo_short"
+    ]["budget"]
+    for label in ("NeST-BO", "local BO"):
+        assert re.search(rf"\| {label} at {budget} evaluations \|( not run \|){{3}} -?\d", medians)
+    assert "ends at the paper's budget (d = 1, 5, 10) above local BO's" in " ".join(methods.split())
     assert "NeST-BO's final iterate wins, ties and loses at its own budget" in " ".join(
-        method_comparison(tmp_path).split()
+        comparison.split()
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from localbo.gallery.summary.text import fmt, paper_row, span, table, table_and_text, wrap
+from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 
 def fig1_medians(gallery: Path) -> str:
@@ -34,10 +35,10 @@ def fig1_medians(gallery: Path) -> str:
         ("GP-UCB", [med["gp_ucb", d] for d in dims], ""),
         ("random search", [med["random_search", d] for d in dims], ""),
     ]  # fmt: skip
-    budgets = runs.groupby("method")["evaluations"].max()
+    fig1 = paper_scale(gallery).fig1
     for method, label in SHORT_RUNS:  # the methods run at their own d or budget, where run
-        if method in budgets:
-            short = f" at {budgets[method]} evaluations" if method.endswith("_short") else ""
+        if method in set(runs["method"]):
+            short = f" at {fig1.budget_of(method)} evaluations" if method.endswith("_short") else ""
             rows.append((f"{label}{short}", [med.get((method, d), math.nan) for d in dims], ""))
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
@@ -56,6 +57,12 @@ SHORT_RUNS = (
     ("nestbo_short", "NeST-BO"),
     ("local_bo_short", "local BO"),
 )
+
+
+def paper_scale(gallery: Path) -> PipelineSettings:
+    """The settings of the paper scale the gallery holds: its repository's config/config.yaml
+    (a run at other settings is listed by `localbo.gallery.still_to_run`)."""
+    return load_settings(merged_config([gallery.parents[1] / "config" / "config.yaml"]))
 
 
 def fig1_methods(gallery: Path) -> str:
