@@ -5,8 +5,9 @@ order, on one symmetric-log y axis (linear within +-1) so that panels compare; i
 paired differences per d (boxes in the method's colour, hatched for its second quantity), the
 median difference's bootstrap interval (black bar), the Hodges-Lehmann estimate (white
 diamond), under each d the wins, ties and losses, and a star above it where Holm's correction
-within the panel leaves p < 0.05. Right, set apart: each pair of variants (one method run two ways),
-variant minus its baseline, on a y axis of its own. A legend and the statistics' note below.
+within the panel leaves p < 0.05. Right, set apart: each pair of `method_comparison.pairs` (a
+method run at a budget of its own against the method it is paired with) at sigma = 0, a box per d
+and quantity, on a y axis of its own. A legend and the statistics' note below.
 """
 
 from localbo.pipeline.runtime import snakemake_job
@@ -36,7 +37,14 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         ),
     )
     main = [g for g in groups if g[1] == baseline]
-    pairs = sorted({(m, a) for m, a, _ in groups if a != baseline})
+    noiseless = summary[summary["sigma"] == 0]
+    pairs = sorted(
+        {
+            (m, a)
+            for m, a in zip(noiseless["method"], noiseless["against"], strict=True)
+            if a != baseline
+        }
+    )
     LIMIT = 1.0  # the symmetric-log axis is linear within +-LIMIT
     TICKS = [-10, -3, -1, -0.5, 0, 0.5, 1, 3, 10]
     SIGNIFICANT = 0.05
@@ -133,11 +141,17 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     if right is not None:
         pair_axes = right.subplots(len(pairs), 1, squeeze=False)[:, 0]
         for ax, (method, against) in zip(pair_axes, pairs, strict=True):
-            mine = summary[(summary["method"] == method) & (summary["against"] == against)]
-            mine = mine.sort_values("quantity", key=lambda q: q.map(quantities.index))
+            mine = noiseless[(noiseless["method"] == method) & (noiseless["against"] == against)]
+            mine = mine.sort_values(
+                ["d", "quantity"],
+                key=lambda c: c.map(quantities.index) if c.name == "quantity" else c,
+            )
             diff = differences[
-                (differences["method"] == method) & (differences["against"] == against)
+                (differences["method"] == method)
+                & (differences["against"] == against)
+                & (differences["sigma"] == 0)
             ]
+            cells = list(zip(mine["d"], mine["quantity"], strict=True))
             counts, stars = panel(
                 ax,
                 mine,
@@ -146,11 +160,19 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                 ].to_numpy(),
                 GREY,
                 None,
-                lambda r, mine=mine: list(mine["quantity"]).index(r.quantity),
+                lambda r, cells=cells: cells.index((r.d, r.quantity)),
             )
+            # a box per (d, quantity): each named by what varies among them
+            names = [
+                "\n".join(
+                    ([f"d = {d}"] if mine["d"].nunique() > 1 else [])
+                    + ([q] if mine["quantity"].nunique() > 1 else [])
+                )
+                for d, q in cells
+            ]
             ax.set_xticks(
                 range(len(mine)),
-                [f"{q}\n{c}" for q, c in zip(mine["quantity"], counts, strict=True)],
+                [f"{n}\n{c}" for n, c in zip(names, counts, strict=True)],
                 fontsize="x-small",
             )
             ax.set_xlim(-0.7, len(mine) - 0.3)
@@ -162,9 +184,9 @@ with snakemake_job(snakemake) as log:  # noqa: F821
                 f"({where}, {mine['paths'].max()} paths{small})",
                 fontsize="small",
             )
-            ax.set_ylabel("variant minus its baseline")
+            ax.set_ylabel("method minus its pair")
             log.info("pair: %s - %s", method, against)
-        right.suptitle("variants of one method", fontsize="medium")
+        right.suptitle("pairs at a budget of their own, $\\sigma$ = 0", fontsize="medium")
     interval = f"median difference, {smk.params.confidence:.0%} interval"
     legend = [
         Patch(facecolor="0.85", edgecolor="0.25", label="paired differences over paths"),
