@@ -119,7 +119,7 @@ def nestbo_medians(med: pd.Series) -> str:
     runs = (("nestbo", "local_bo", "the paper's budget"),
             ("nestbo_short", "local_bo_short", "its own budget"))  # fmt: skip
     for method, baseline, budget in runs:
-        if method not in med.index.get_level_values(0):
+        if not {method, baseline} <= set(med.index.get_level_values(0)):
             continue
         gap = (med[method] - med[baseline]).dropna()
         side = "above" if (gap > 0).all() else "below" if (gap < 0).all() else "on either side of"
