@@ -72,13 +72,19 @@ def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(t
     and losses."""
     import pandas as pd
 
-    from localbo.gallery.summary.methods import fig1_medians, fig1_methods, method_comparison
+    from localbo.gallery.summary.methods import (
+        fig1_medians,
+        fig1_methods,
+        method_comparison,
+        own_runs,
+        paper_scale,
+    )
 
     gallery = tmp_path / "figures" / "gallery"
     gallery.mkdir(parents=True)
     (tmp_path / "config").symlink_to(REPO / "config")
     (gallery / "paper_comparison.csv").write_text((GALLERY / "paper_comparison.csv").read_text())
-    variants = ["nestbo", "nestbo_short", "local_bo_short"]
+    variants = own_runs(paper_scale(GALLERY).fig1)  # NeST-BO's sections and its pair
     runs = pd.read_csv(GALLERY / "fig1-local_solutions.csv")
     runs = runs[~runs["method"].isin(variants)]
     pairs = pd.read_csv(GALLERY / "method_comparison-summary.csv")

@@ -10,6 +10,10 @@ from pathlib import Path
 import pandas as pd
 
 from localbo.gallery.summary.text import fmt, paper_row, span, table, table_and_text, wrap
+from localbo.methods.minucb import MinUCB
+from localbo.methods.nestbo import NeSTBO
+from localbo.optimizers import optimizer_class
+from localbo.pipeline.fig1 import Fig1Settings
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 
@@ -36,10 +40,9 @@ def fig1_medians(gallery: Path) -> str:
         ("random search", [med["random_search", d] for d in dims], ""),
     ]  # fmt: skip
     fig1 = paper_scale(gallery).fig1
-    for method, label in SHORT_RUNS:  # the methods run at their own d or budget, where run
-        if method in set(runs["method"]):
-            short = f" at {fig1.budget_of(method)} evaluations" if method.endswith("_short") else ""
-            rows.append((f"{label}{short}", [med.get((method, d), math.nan) for d in dims], ""))
+    for name in own_runs(fig1):  # where they ran
+        if name in set(runs["method"]):
+            rows.append((row_label(fig1, name), [med.get((name, d), math.nan) for d in dims], ""))
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
     for label, values, last in rows:
@@ -50,13 +53,21 @@ def fig1_medians(gallery: Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Fig. 1's methods that run at some d only, each with the variant that runs it at a budget of
-# its own where the paper's costs too much, and the local BO it is compared with there.
-SHORT_RUNS = (
-    ("nestbo", "NeST-BO, final iterate"),
-    ("nestbo_short", "NeST-BO"),
-    ("local_bo_short", "local BO"),
-)
+def own_runs(fig1: Fig1Settings) -> list[str]:
+    """The paper scale's Fig. 1 sections that run at d or a budget of their own (NeST-BO's two
+    and the local BO beside the second), in config order."""
+    return [name for name, m in fig1.methods.methods.items()
+            if m.jobs.dims is not None or fig1.budget_of(name) != fig1.budget]  # fmt: skip
+
+
+def row_label(fig1: Fig1Settings, name: str) -> str:
+    """A section's name in the table of medians: its method's, then its budget where it is not
+    fig1.budget, else what it returns where that is not the returned point."""
+    optimizer, budget = fig1.method(name).optimizer, fig1.budget_of(name)
+    if budget != fig1.budget:
+        return f"{optimizer.label} at {budget} evaluations"
+    returned = "" if optimizer.returned == "returned point" else f", {optimizer.returned}"
+    return optimizer.label + returned
 
 
 def paper_scale(gallery: Path) -> PipelineSettings:
@@ -109,16 +120,18 @@ def fig1_methods(gallery: Path) -> str:
         "by path, the method comparison below.",
         "  ",
     )
-    return local + turbo + mpd_text + minucb + nestbo_medians(med)
+    return local + turbo + mpd_text + minucb + nestbo_medians(gallery, med)
 
 
-def nestbo_medians(med: pd.Series) -> str:
-    """fig1_methods' bullet on NeST-BO (empty before its runs are in the gallery): where its
-    medians lie against local BO's, at the paper's budget and at its own."""
+def nestbo_medians(gallery: Path, med: pd.Series) -> str:
+    """fig1_methods' bullet on NeST-BO (empty before its runs are in the gallery): where the
+    medians of each of its sections lie against those of the local BO it is compared with, at
+    the paper's budget and at its own."""
+    settings = paper_scale(gallery)
     parts = []
-    runs = (("nestbo", "local_bo", "the paper's budget"),
-            ("nestbo_short", "local_bo_short", "its own budget"))  # fmt: skip
-    for method, baseline, budget in runs:
+    for method, baseline in compared(settings, NeSTBO.name):
+        own = baseline != settings.method_comparison.baseline
+        budget = "its own budget" if own else "the paper's budget"
         if not {method, baseline} <= set(med.index.get_level_values(0)):
             continue
         gap = (med[method] - med[baseline]).dropna()
@@ -146,8 +159,7 @@ def method_comparison(gallery: Path) -> str:
     ties = ", ".join(str(int(mpd.loc[d, "ties"])) for d in (1, 5)) + f" and {mpd.loc[10, 'ties']}"
     medians = ", ".join(sorted({fmt(mpd.loc[d, "median_difference"]) for d in (1, 5, 10)}))
     m10, e10 = mpd.loc[10], exact.loc[10]
-    successors = [against_local_bo(gallery, "MinUCB", ["minucb"]),
-                  against_local_bo(gallery, "NeST-BO", ["nestbo", "nestbo_short"])]  # fmt: skip
+    successors = [against_local_bo(gallery, MinUCB.name), against_local_bo(gallery, NeSTBO.name)]
     return wrap(
         "In the gallery, at sigma = 0 (medians of paired differences): GP-UCB and random search "
         f"lose on {'every path' if all_lose else 'most paths'} from d = 10 on, by "
@@ -166,26 +178,38 @@ def method_comparison(gallery: Path) -> str:
     )
 
 
-def against_local_bo(gallery: Path, name: str, methods: list[str]) -> str:
-    """The method comparison's sentence on a method run as `methods` (itself, and a variant at a
-    budget of its own): its wins, ties and losses against local BO at the same budget, per
-    noise level and d; empty before its runs are in the gallery."""
+def compared(settings: PipelineSettings, optimizer: str) -> list[tuple[str, str]]:
+    """(section, the section it is compared with) of each paper-scale Fig. 1 section that runs
+    the registered `optimizer`: the baseline, or its pair in `method_comparison.pairs`."""
+    about = settings.method_comparison
+    return [(name, about.pairs.get(name, about.baseline))
+            for name, m in settings.fig1.methods.methods.items()
+            if m.optimizer.name == optimizer]  # fmt: skip
+
+
+def against_local_bo(gallery: Path, optimizer: str) -> str:
+    """The method comparison's sentence on a registered method, run as the paper scale's
+    sections of it (itself, and a variant at a budget of its own): its wins, ties and losses
+    against local BO at the same budget, per noise level and d; empty before its runs are in
+    the gallery."""
+    settings = paper_scale(gallery)
     rows = table(gallery, "method_comparison-summary")
     rows = rows[rows["quantity"] == "returned point"]
     levels = []
-    for method in methods:
+    for method, against in compared(settings, optimizer):
         for sigma, at in rows[rows["method"] == method].groupby("sigma"):
             counts = "; ".join(
                 f"d = {r['d']}: {r['wins']}, {r['ties']}, {r['losses']} (median "
                 f"{fmt(r['median_difference'])}, Holm's p = {r['holm_p']:.2g})"
                 for _, r in at.iterrows()
             )
-            short = method.endswith("_short")
-            own = "at its own budget against local BO's at it, " if short else ""
-            levels.append(f"{own}at sigma = {sigma:g} on {counts}")
+            own = against != settings.method_comparison.baseline
+            where = "at its own budget against local BO's at it, " if own else ""
+            levels.append(f"{where}at sigma = {sigma:g} on {counts}")
     if not levels:
         return ""
-    return f"{name}'s final iterate wins, ties and loses " + "; ".join(levels) + "."
+    label = optimizer_class(optimizer).label
+    return f"{label}'s final iterate wins, ties and loses " + "; ".join(levels) + "."
 
 
 def mpd_pair(gallery: Path) -> str:
