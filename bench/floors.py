@@ -210,7 +210,7 @@ def scipy_lbfgsb(
     fun, start: np.ndarray, lower: np.ndarray, upper: np.ndarray
 ) -> tuple[np.ndarray, int]:
     """L-BFGS-B through `scipy.optimize.minimize`, as the methods call it; returns x and nfev."""
-    bounds = list(zip(lower, upper, strict=True))
+    bounds = scipy.optimize.Bounds(lower, upper)
     res = scipy.optimize.minimize(fun, start, jac=True, method="L-BFGS-B", bounds=bounds)
     return res.x, res.nfev
 

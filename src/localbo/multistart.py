@@ -9,7 +9,6 @@ L-BFGS-B on the sum of their values (docs/methods.md says what that changes).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Protocol
 
 import numpy as np
@@ -44,14 +43,17 @@ def maximize(
             uniform draw). restarts: the raw points refined. raw_samples: the raw points.
         max_iterations: L-BFGS-B's cap on a refinement's iterations (None: scipy's default).
     """
-    from scipy.optimize import minimize
+    from scipy.optimize import Bounds, minimize
 
     raw = lower + (upper - lower) * rng.random((raw_samples, len(lower)))
     values = acquisition.values(raw)
     best_z, best_value = raw[np.argmax(values)], float(values.max())
-    negated: Callable[[np.ndarray], tuple[float, np.ndarray]] = lambda z: tuple(  # noqa: E731
-        -part for part in acquisition(z)
-    )
+
+    def negated(z: np.ndarray) -> tuple[float, np.ndarray]:
+        value, gradient = acquisition(z)
+        return -value, -gradient
+
+    bounds = Bounds(lower, upper)  # once: a list of pairs is converted in every run
     options = {} if max_iterations is None else {"options": {"maxiter": max_iterations}}
     for i in np.argsort(-values, kind="stable")[:restarts]:
         res = minimize(
@@ -59,7 +61,7 @@ def maximize(
             raw[i],
             jac=True,
             method="L-BFGS-B",
-            bounds=list(zip(lower, upper, strict=True)),
+            bounds=bounds,
             **options,
         )
         if -res.fun > best_value:

@@ -44,6 +44,7 @@ class NewtonInformation:
             raise ValueError(f"NeST-BO's acquisition needs the RBF kernel, got {gp.kernel.name}")
         self.gp, self.x, self.d, self.h = gp, x, len(x), hessian_scale
         self.ell2 = gp.kernel.lengthscale**2
+        self._eye_over_ell2 = np.eye(self.d) / self.ell2
         self.n = gp.n
         p = self.d + self.d**2
         self._B, self._K_inv_C = np.empty((gp.n + room, p)), np.empty((gp.n + room, p))
@@ -93,7 +94,7 @@ class NewtonInformation:
         ell2, m = self.ell2, len(k)
         a_g = -U * k[:, None] / ell2
         a_H = (self.h * k)[:, None, None] * (
-            U[:, :, None] * U[:, None, :] / ell2**2 - np.eye(self.d) / ell2
+            U[:, :, None] * U[:, None, :] / ell2**2 - self._eye_over_ell2
         )
         return np.hstack([a_g, a_H.reshape(m, -1)])
 
@@ -112,7 +113,9 @@ class NewtonInformation:
         kz = gp.kernel.outputscale * np.exp(-0.5 / ell2 * np.einsum("ij,ij->i", diff, diff))
         k_xz = gp.kernel.outputscale * math.exp(-0.5 / ell2 * float(u @ u))
         r = solve_lower(gp.L, kz)
-        prior = self._prior_parts(u[None, :], np.array([k_xz]))[0]
+        # `_prior_parts` at the one point, with the same operations in the same order
+        a_H = (self.h * k_xz) * (np.multiply.outer(u, u) / ell2**2 - self._eye_over_ell2)
+        prior = np.concatenate([-u * k_xz / ell2, a_H.ravel()])
         c = prior - self.B.T @ r
         a, s = float(c @ c), self.prior_var - float(r @ r)
         c_g, C_H = c[:d], c[d:].reshape(d, d)
@@ -123,7 +126,6 @@ class NewtonInformation:
         # the prior parts' Jacobians against c: a_g's as in MinUCB; a_H's (C_H here the scaled
         # h C_H) is u <C_H, a_H> / l^2 - h k(x, z) (C_H + C_H^T) u / l^4
         dprior_c = k_xz * (c_g / ell2 - u * float(u @ c_g) / ell2**2)
-        a_H = prior[d:].reshape(d, d)
         dprior_c += (
             u * float(np.sum(C_H * a_H)) / ell2 - self.h * k_xz * (C_H + C_H.T) @ u / ell2**2
         )
