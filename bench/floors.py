@@ -32,7 +32,9 @@ The unit costs are timed in whatever load the machine has; say which when quotin
   triangular solve with the window's factor and a product; a second solve and products for
   the gradient), timed, and the whole run's CPU over each floor through `minimize`.
 - `nestbo`: the same at d = 10 for `--nestbo-budget` evaluations (not scaled: its GP keeps
-  every observation), each point's L-BFGS-B evaluations at the least of the n it had then.
+  every observation), each point's L-BFGS-B evaluations at the least of the n it had then; and
+  beside it the O(n^2) work the run does once a point or an iteration (raw points' scores,
+  the covariances' builds and extensions, the GP's appends), timed in the run.
 - `gp_ucb`: at d = 10 every L-BFGS-B evaluation of the refinement needs the posterior variance
   at a new point, one pass over the n x n factor (a triangular solve; the implementation makes
   two, for the gradient). Floor: the evaluations of each step (counted on the bench path for
@@ -369,16 +371,27 @@ def nestbo_floor(d: int, budget: int) -> dict:
     """NeST-BO's acquisition searches in one whole run at d of `budget` evaluations: the
     L-BFGS-B runs and their evaluations, counted per point with the observations the GP held
     then, at the driver's cost (through `minimize`) and the least an acquisition value (and
-    its gradient) needs at that n (`newton_least_seconds`, interpolated between sizes)."""
+    its gradient) needs at that n (`newton_least_seconds`, interpolated between sizes). Beside
+    it, the CPU seconds of the work the run does once a point or an iteration, at O(n^2) each,
+    which the floor leaves out: scoring the raw points (`values`), building the covariances
+    (once an iteration), extending them and appending to the GP (once a point)."""
     import localbo.methods.nestbo as nestbo
+    from localbo.gp import GP
 
-    held, extend = [], nestbo.NewtonInformation.extend
+    information = nestbo.NewtonInformation
+    held, per_point_s = [], dict.fromkeys(["values", "builds", "extends", "appends"], 0.0)
+    extend = timed(information.extend, per_point_s, "extends")
 
     def recording(self):  # once a point, before its search
         held.append(self.gp.n)
         extend(self)
 
-    with patch.object(nestbo.NewtonInformation, "extend", recording):
+    with (
+        patch.object(information, "extend", recording),
+        patch.object(information, "values", timed(information.values, per_point_s, "values")),
+        patch.object(information, "__init__", timed(information.__init__, per_point_s, "builds")),
+        patch.object(GP, "append", timed(GP.append, per_point_s, "appends")),
+    ):
         counts, inside, _ = counted_run("nestbo", d, budget)
     restarts = optimizer_class("nestbo")().settings.restarts
     per_point = np.add.reduceat(np.array(counts), np.arange(0, len(counts), restarts))
@@ -409,6 +422,9 @@ def nestbo_floor(d: int, budget: int) -> dict:
         "whole_run_s": whole,
         "whole_run_over_floor_with_least_value": whole / value,
         "whole_run_over_floor_with_least_value_and_gradient": whole / with_gradient,
+        "per_point_work_s": per_point_s,
+        "whole_run_over_floor_with_gradient_and_per_point_work": whole
+        / (with_gradient + sum(per_point_s.values())),
     }
 
 
