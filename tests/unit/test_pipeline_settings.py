@@ -372,6 +372,14 @@ BAD_CONFIGS = {
         "fig1:\n  methods: {mpd: {min_probability: 0.5}}\n",
         "fig1.methods.mpd.min_probability: must be in (0.5, 1)",
     ),
+    "variant-at-fig1s-budget": (
+        "fig1:\n  methods: {nestbo_short: {budget: null}}\n",
+        "fig1.methods.nestbo_short: its label 'NeST-BO' is nestbo's too",
+    ),
+    "pair-at-two-budgets": (
+        "fig1:\n  methods: {local_bo_short: {budget: 41}}\n",
+        "and local_bo_short 41; a pair compares runs at one budget",
+    ),
     "duplicate-rates-schedule": ("rates:\n  schedules: [d_t, d_t]\n", "schedules"),
     "duplicate-fig4-case": ("gradient_estimation:\n  fig4: [l1_n5, l1_n5]\n", "fig4"),
     "unknown-test-function": (

@@ -69,7 +69,34 @@ class PipelineSettings:
         errors += self.gradient_estimation.check()
         errors += self.rates.check()
         errors += self.landscape_jobs().check()
+        errors += self._check_labels_and_pairs()
         return errors + self.method_comparison.check() + self.paper_comparison.check()
+
+    def _check_labels_and_pairs(self) -> list[str]:
+        """Fig. 1's sections have distinct names in figures and tables, and each pair of
+        `method_comparison.pairs` this config runs both sides of runs them at one budget."""
+        if not self.fig1.methods.methods:
+            return []
+        errors, seen = [], {}
+        labels, fig1_jobs = self.method_comparison.labels, self.fig1_jobs()
+        for name in self.fig1.methods.methods:
+            label = labels.get(name) or fig1_jobs.label(name)
+            if label in seen:
+                errors.append(
+                    f"fig1.methods.{name}: its label {label!r} is {seen[label]}'s too (one "
+                    "method at one budget, or a label repeated); give it a `label` of its own "
+                    "or leave it out"
+                )
+            seen.setdefault(label, name)
+        for name, against in self.method_comparison.pairs.items():
+            if {name, against} <= set(self.fig1.methods.methods):
+                budgets = self.fig1.budget_of(name), self.fig1.budget_of(against)
+                if budgets[0] != budgets[1]:
+                    errors.append(
+                        f"method_comparison.pairs.{name}: {name} runs {budgets[0]} evaluations "
+                        f"and {against} {budgets[1]}; a pair compares runs at one budget"
+                    )
+        return errors
 
     def fig1_jobs(self) -> Fig1Jobs:
         return Fig1Jobs(self.seed, self.fig1)
