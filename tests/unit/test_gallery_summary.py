@@ -68,8 +68,8 @@ def test_a_share_rounds_to_0_or_100_only_when_it_is(share, text):
 def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(tmp_path):
     """Without NeST-BO's runs its writers add nothing; with them (here the gallery's local BO
     rows moved up by 0.1 at d <= 10, and as its own short runs at d = 20) a row of medians per
-    variant, 'not run' where it did not run, the bullet's side of local BO, and its wins, ties
-    and losses."""
+    variant ('—' at a d it does not run at, 'to run' at one it has yet to), the bullet's side
+    of local BO, and its wins, ties and losses."""
     import pandas as pd
 
     from localbo.gallery.summary.methods import (
@@ -105,12 +105,13 @@ def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(t
     medians, methods, comparison = write(
         pd.concat([runs, nestbo, short, pair]), pd.concat([pairs, row])
     )
-    assert re.search(r"\| NeST-BO, final iterate \|( -?\d+\.\d\d \|){3}( not run \|){3}", medians)
+    assert re.search(r"\| NeST-BO, final iterate \|( -?\d+\.\d\d \|){3}( — \|){3}", medians)
     budget = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["fig1"]["methods"][
         "nestbo_short"
     ]["budget"]
     for label in ("NeST-BO", "local BO"):
-        assert re.search(rf"\| {label} at {budget} evaluations \|( not run \|){{3}} -?\d", medians)
+        row = rf"\| {label} at {budget} evaluations \|( — \|){{3}} -?\d+\.\d\d \|( to run \|){{2}}"
+        assert re.search(row, medians)
     assert "ends at the paper's budget (d = 1, 5, 10) above local BO's" in " ".join(methods.split())
     assert "NeST-BO's final iterate wins, ties and loses at its own budget" in " ".join(
         comparison.split()

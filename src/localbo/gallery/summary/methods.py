@@ -40,14 +40,16 @@ def fig1_medians(gallery: Path) -> str:
         ("random search", [med["random_search", d] for d in dims], ""),
     ]  # fmt: skip
     fig1 = paper_scale(gallery).fig1
-    for name in own_runs(fig1):  # where they ran
+    for name in own_runs(fig1):  # None at a d the section does not run at, NaN still to run
         if name in set(runs["method"]):
-            rows.append((row_label(fig1, name), [med.get((name, d), math.nan) for d in dims], ""))
+            planned = fig1.dims_of(name)
+            values = [med.get((name, d), math.nan) if d in planned else None for d in dims]
+            rows.append((row_label(fig1, name), values, ""))
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
     for label, values, last in rows:
         digits = 1 if label.startswith("log10") else 2
-        cells = [fmt(v, digits) if v == v else "not run" for v in values]
+        cells = ["—" if v is None else fmt(v, digits) if v == v else "to run" for v in values]
         cells[-1] += last
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
