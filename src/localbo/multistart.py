@@ -53,7 +53,7 @@ def maximize(
         value, gradient = acquisition(z)
         return -value, -gradient
 
-    bounds = Bounds(lower, upper)  # once: a list of pairs is converted in every run
+    bounds = Bounds(lower, upper)  # made once, not from a list of pairs in every run
     options = {} if max_iterations is None else {"options": {"maxiter": max_iterations}}
     for i in np.argsort(-values, kind="stable")[:restarts]:
         res = minimize(

@@ -374,7 +374,12 @@ BAD_CONFIGS = {
     ),
     "variant-at-fig1s-budget": (
         "fig1:\n  methods: {nestbo_short: {budget: null}}\n",
-        "fig1.methods.nestbo_short: its label 'NeST-BO' is nestbo's too",
+        "fig1.methods.nestbo_short.label: nestbo_short's name 'NeST-BO' is nestbo's too",
+    ),
+    "compared-label-repeated": (
+        "method_comparison:\n  labels: {mpd_reference: random search}\n"
+        "fig1:\n  methods: {mpd_reference: {optimizer: mpd, budget: 40}}\n",
+        "method_comparison.labels.mpd_reference: mpd_reference's name 'random search'",
     ),
     "pair-at-two-budgets": (
         "fig1:\n  methods: {local_bo_short: {budget: 41}}\n",

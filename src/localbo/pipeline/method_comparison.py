@@ -74,6 +74,11 @@ class MethodComparisonSettings:
     def as_config(self) -> dict[str, Any]:
         return {**self.__dict__, "pairs": dict(self.pairs), "labels": dict(self.labels)}
 
+    def label(self, name: str, fig1_jobs: Any) -> str:
+        """A Fig. 1 section's name in the comparison's tables and figures: its entry in
+        `labels`, else Fig. 1's (`Fig1Jobs.label`)."""
+        return self.labels.get(name) or fig1_jobs.label(name)
+
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
         if not 0 < self.confidence < 1:
@@ -199,7 +204,7 @@ def method_params(fig1_jobs: Any, settings: MethodComparisonSettings) -> dict[st
     colors, returned = fig1_jobs.colors(), fig1_jobs.returned()
     methods = {
         name: {
-            "label": settings.labels.get(name) or fig1_jobs.label(name),
+            "label": settings.label(name, fig1_jobs),
             "budget": fig1.budget_of(name),
             "oracle": bool(m.optimizer.oracle),
             "returned": returned[name],

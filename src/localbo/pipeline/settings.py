@@ -75,26 +75,26 @@ class PipelineSettings:
     def _check_labels_and_pairs(self) -> list[str]:
         """Fig. 1's sections have distinct names in figures and tables, and each pair of
         `method_comparison.pairs` this config runs both sides of runs them at one budget."""
-        if not self.fig1.methods.methods:
-            return []
         errors, seen = [], {}
-        labels, fig1_jobs = self.method_comparison.labels, self.fig1_jobs()
+        comparison, fig1_jobs = self.method_comparison, self.fig1_jobs()
         for name in self.fig1.methods.methods:
-            label = labels.get(name) or fig1_jobs.label(name)
+            label = comparison.label(name, fig1_jobs)
             if label in seen:
+                key = (f"method_comparison.labels.{name}" if name in comparison.labels
+                       else f"fig1.methods.{name}.label")  # fmt: skip
                 errors.append(
-                    f"fig1.methods.{name}: its label {label!r} is {seen[label]}'s too (one "
-                    "method at one budget, or a label repeated); give it a `label` of its own "
-                    "or leave it out"
+                    f"{key}: {name}'s name {label!r} is {seen[label]}'s too (one method at one "
+                    "budget, or a label repeated); give it a name of its own or leave it out"
                 )
             seen.setdefault(label, name)
-        for name, against in self.method_comparison.pairs.items():
+        for name, against in comparison.pairs.items():
             if {name, against} <= set(self.fig1.methods.methods):
-                budgets = self.fig1.budget_of(name), self.fig1.budget_of(against)
-                if budgets[0] != budgets[1]:
+                budget, other = self.fig1.budget_of(name), self.fig1.budget_of(against)
+                if budget != other:
                     errors.append(
-                        f"method_comparison.pairs.{name}: {name} runs {budgets[0]} evaluations "
-                        f"and {against} {budgets[1]}; a pair compares runs at one budget"
+                        f"method_comparison.pairs.{name}: {name} runs {budget} evaluations and "
+                        f"{against} {other}; a pair compares runs at one budget (set "
+                        f"fig1.methods.{against}.budget to {budget})"
                     )
         return errors
 

@@ -314,7 +314,7 @@ class NeSTBO(FunctionOptimizer):
         grows), and B^3 8.2e-10 s, the solves with the (n, n) factor. Fitted to the medians of
         the paper-scale runs the pipeline logged (B = 5000 at d = 1, 5, 10; B = 1000 at d = 20,
         30, 50; sigma = 0) and to whole runs (bench/full_run.py) of over 100 s at B = 2000 and
-        5000: within 0.8-1.26x of each (1.26x at d = 50, B = 1000); a noisy run takes less.
+        5000: within 0.81-1.27x of each (1.27x at d = 50, B = 1000); a noisy run takes less.
         Memory: the factor (B, B) and the two (B, d + d^2) covariances of the gradient and the
         Hessian with the data."""
         seconds = 5.3e-4 * budget * d + 3.5e-9 * budget**2 * d**3 + 8.2e-10 * budget**3
