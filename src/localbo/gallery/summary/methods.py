@@ -197,21 +197,24 @@ def against_local_bo(gallery: Path, optimizer: str) -> str:
     settings = paper_scale(gallery)
     rows = table(gallery, "method_comparison-summary")
     rows = rows[rows["quantity"] == "returned point"]
-    levels = []
+    sections = []
     for method, against in compared(settings, optimizer):
+        levels = []
         for sigma, at in rows[rows["method"] == method].groupby("sigma"):
             counts = "; ".join(
                 f"d = {r['d']}: {r['wins']}, {r['ties']}, {r['losses']} (median "
                 f"{fmt(r['median_difference'])}, Holm's p = {r['holm_p']:.2g})"
                 for _, r in at.iterrows()
             )
+            levels.append(f"at sigma = {sigma:g} on {counts}")
+        if levels:
             own = against != settings.method_comparison.baseline
             where = "at its own budget against local BO's at it, " if own else ""
-            levels.append(f"{where}at sigma = {sigma:g} on {counts}")
-    if not levels:
+            sections.append(where + "; ".join(levels))
+    if not sections:
         return ""
     label = optimizer_class(optimizer).label
-    return f"{label}'s final iterate wins, ties and loses " + "; ".join(levels) + "."
+    return f"{label}'s final iterate wins, ties and loses " + "; ".join(sections) + "."
 
 
 def mpd_pair(gallery: Path) -> str:
