@@ -187,6 +187,12 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     second_record = provenance["runs"]["run2"]
     assert second_record["fig1"]["runs_added"] == 1
     assert second_record["fig1"]["runs_reproduced"] == 1
+    # the noise levels each method ran at, as its configs resolve them (defaults included)
+    settings = load_settings(merged_config([REPO / "config" / "config.yaml", part]))
+    assert second_record["fig1"]["noise_levels"] == {
+        name: list(m.jobs.noise_levels) for name, m in settings.fig1.methods.methods.items()
+    }
+    assert "turbo" not in second_record["fig1"]["noise_levels"]
     assert second_record["configs"] == ["config/config.yaml", "run2-part.yaml"]
     assert provenance["figures"]["fig1"]["cpu_hours"] == pytest.approx(1.5)
 

@@ -130,6 +130,33 @@ def test_a_part_supersedes_only_the_methods_it_records(tmp_path):
         made_by(gallery, held_runs())  # no GP-UCB run may move to it
 
 
+def test_a_part_replays_at_the_noise_levels_it_recorded(gallery):
+    """A part's recorded noise levels decide its runs, whatever the code's defaults say now:
+    recorded at 0.05 only, the first part made none of the held noiseless GP-UCB runs."""
+    provenance = json.loads((gallery / "provenance.json").read_text())
+    levels = {"gp_ucb": [0.05]}
+    assert {key[2] for key, _ in asked_runs(load_settings(merged_config([CONFIG])), levels)
+            if key[0] == "gp_ucb"} == {0.05}  # fmt: skip
+    provenance["runs"]["run1"]["fig1"]["noise_levels"] = levels
+    provenance["runs"]["run1"]["fig1"]["runs_added"] -= 6  # its GP-UCB runs at sigma = 0
+    provenance["runs"]["run2"]["fig1"].update(runs_added=3, runs_superseded=0)
+    save_json(gallery / "provenance.json", provenance)
+    made = made_by(gallery, held_runs())
+    assert [made[("gp_ucb", 1, 0.0, i)][0] for i in range(3)] == ["run2"] * 3
+    assert all(("gp_ucb", 1, 0.0, i) not in made for i in range(3, 6))
+
+
+def test_the_committed_gallery_replays_to_every_run_of_its_table():
+    """Each part of figures/gallery replays to the runs it recorded, and together they made
+    every run of its Fig. 1 table."""
+    from localbo.gallery.parts import run_key
+    from localbo.io import load_csv
+
+    gallery = REPO / "figures" / "gallery"
+    held = {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
+    assert set(made_by(gallery, held)) == held
+
+
 def test_a_replay_that_does_not_give_a_part_its_recorded_runs_is_refused(gallery):
     provenance = json.loads((gallery / "provenance.json").read_text())
     provenance["runs"]["run2"]["fig1"]["runs_superseded"] = 4

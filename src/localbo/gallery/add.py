@@ -47,7 +47,7 @@ from typing import Any
 import pandas as pd
 
 from localbo.colors import method_colors
-from localbo.gallery.parts import config_copy, renewed_runs
+from localbo.gallery.parts import config_copy, noise_levels, renewed_runs
 from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.methods.local_bo import LocalBO
@@ -223,6 +223,8 @@ def add_run(
             figures["fig1"] = {**held, "runs": [*held["runs"], name]}
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
+        # the levels a method's section leaves to the code's default (`localbo.gallery.parts`)
+        record["fig1"]["noise_levels"] = noise_levels(load_settings(merged_config(configs)))
     if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
         rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
         if not record["fig3"]["paths_added"] and made.keys() == {"fig3"}:

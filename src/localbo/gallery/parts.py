@@ -12,6 +12,11 @@ an earlier part had made at other settings. The replay must give each part the r
 and parts added before every renewed run was counted recorded some as reproduced only), or it is
 refused.
 
+A method's noise levels, where its section does not set them, are its optimizer's default in the
+code (`Optimizer.default_noise_levels`), which may change after a part ran: a part records the
+levels its methods ran at (`fig1.noise_levels`, by method), and the replay takes them from there
+(from the code's defaults for parts added before they were recorded).
+
 A run's settings are what decides it besides its (method, d, sigma, path), `Fig1Jobs.run_settings`:
 the path's parameters, the budget, the box, the method's module and the knobs it reads. A run
 whose settings differ from a config's is not that config's run, though it fills its place in the
@@ -70,13 +75,22 @@ def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSet
     return load_settings(merged_config(copies))
 
 
-def asked_runs(settings: PipelineSettings) -> list[tuple[RunKey, dict[str, Any]]]:
+def noise_levels(settings: PipelineSettings) -> dict[str, list[float]]:
+    """Each Fig. 1 method's noise levels as the settings resolve them (a part's record)."""
+    return {name: list(m.jobs.noise_levels) for name, m in settings.fig1.methods.methods.items()}
+
+
+def asked_runs(
+    settings: PipelineSettings, levels: dict[str, list[float]] | None = None
+) -> list[tuple[RunKey, dict[str, Any]]]:
     """Every run a config asks for, with its settings, by method (the config's order), d, sigma
-    and path."""
+    and path; at the noise levels `levels` records for a method (a part's record), else at its
+    settings'."""
     fig1, jobs = settings.fig1, settings.fig1_jobs()
     asked = []
     for name, method in fig1.methods.methods.items():
-        runs = {sigma: jobs.run_settings(name, sigma) for sigma in method.jobs.noise_levels}
+        at = (levels or {}).get(name, method.jobs.noise_levels)
+        runs = {sigma: jobs.run_settings(name, sigma) for sigma in at}
         for d in fig1.dims_of(name):
             for sigma, run in runs.items():
                 asked += [((name, d, sigma, i), run) for i in fig1.paths_of(name)]
@@ -97,7 +111,7 @@ def made_by(gallery: Path, held: set[RunKey]) -> dict[RunKey, tuple[str, dict[st
         superseding = moved > 0
         methods = counts.get("supersede")  # recorded since the replay: else every method
         count = 0
-        for key, run in asked_runs(part_settings(part, k, gallery)):
+        for key, run in asked_runs(part_settings(part, k, gallery), counts.get("noise_levels")):
             earlier = made.get(key)
             # a part names the methods it supersedes since the replay began recording them; such
             # a part replaces their runs even at unchanged settings (the method's code changed)
