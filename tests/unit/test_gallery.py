@@ -61,7 +61,7 @@ def test_gallery_copies_figures_and_tables_and_sums_cpu_hours(tmp_path, code):
     # a plot job killed while it wrote leaves its temporary file (localbo.io.atomic_path)
     (run / "figures" / ".fig3_restarts.png.k2x9.png").write_bytes(b"half a png")
     (run / "results" / "fig1").mkdir(parents=True)
-    (run / "results" / "fig1" / "local_solutions.csv").write_text("a\n1\n")
+    (run / "results" / "fig1" / "local_solutions.csv").write_text("method,sigma\nlocal_bo,0.0\n")
     for rule, name, seconds in (
         ("fig1_run", "local_bo/d1.tsv", 1800.0),
         ("fig1_run", "gp_ucb/d1.tsv", 5400.0),
@@ -187,12 +187,11 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     second_record = provenance["runs"]["run2"]
     assert second_record["fig1"]["runs_added"] == 1
     assert second_record["fig1"]["runs_reproduced"] == 1
-    # the noise levels each method ran at, as its configs resolve them (defaults included)
-    settings = load_settings(merged_config([REPO / "config" / "config.yaml", part]))
-    assert second_record["fig1"]["noise_levels"] == {
-        name: list(m.jobs.noise_levels) for name, m in settings.fig1.methods.methods.items()
-    }
-    assert "turbo" not in second_record["fig1"]["noise_levels"]
+    # the noise levels of each section's runs in the part's own table, none without runs
+    levels = [provenance["runs"][r]["fig1"]["noise_levels"] for r in ("run1", "run2")]
+    assert levels[0]["local_bo"] == levels[0]["turbo"] == [0.0]
+    assert levels[1]["gp_ucb"] == levels[1]["local_bo"] == [0.0]
+    assert levels[0]["gp_ucb"] == levels[1]["turbo"] == levels[1]["mpd"] == []
     assert second_record["configs"] == ["config/config.yaml", "run2-part.yaml"]
     assert provenance["figures"]["fig1"]["cpu_hours"] == pytest.approx(1.5)
 

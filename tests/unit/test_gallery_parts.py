@@ -10,9 +10,9 @@ from types import SimpleNamespace
 import pytest
 import yaml
 
-from localbo.gallery.parts import asked_runs, config_copy, made_by
+from localbo.gallery.parts import asked_runs, config_copy, made_by, run_key
 from localbo.gallery.still_to_run import other_settings, report
-from localbo.io import save_json
+from localbo.io import load_csv, save_json
 from localbo.pipeline.settings import load_settings, merged_config
 
 REPO = Path(__file__).resolve().parents[2]
@@ -149,9 +149,6 @@ def test_a_part_replays_at_the_noise_levels_it_recorded(gallery):
 def test_the_committed_gallery_replays_to_every_run_of_its_table():
     """Each part of figures/gallery replays to the runs it recorded, and together they made
     every run of its Fig. 1 table."""
-    from localbo.gallery.parts import run_key
-    from localbo.io import load_csv
-
     gallery = REPO / "figures" / "gallery"
     held = {run_key(row) for row in load_csv(gallery / "fig1-local_solutions.csv")}
     assert set(made_by(gallery, held)) == held

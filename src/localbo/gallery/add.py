@@ -30,7 +30,8 @@ records the paths it added, how many it reproduced to the character, and for the
 main path among them) the largest difference of their curves. After a change of Fig. 3's
 default settings, `--replace fig3` takes the run's files in place of the gallery's instead.
 
-A run from a tree with uncommitted changes is refused; with `--code`, the commit is that of the
+A part records the noise levels of its runs by method (`localbo.gallery.parts`). A run from a
+tree with uncommitted changes is refused; with `--code`, the commit is that of the
 checkout the run's jobs imported `localbo` from (a part run from a pinned worktree).
 """
 
@@ -47,7 +48,7 @@ from typing import Any
 import pandas as pd
 
 from localbo.colors import method_colors
-from localbo.gallery.parts import config_copy, noise_levels, renewed_runs
+from localbo.gallery.parts import config_copy, ran_noise_levels, renewed_runs
 from localbo.gallery.provenance import recorded_path, run_record, same_software
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.methods.local_bo import LocalBO
@@ -223,8 +224,10 @@ def add_run(
             figures["fig1"] = {**held, "runs": [*held["runs"], name]}
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
-        # the levels a method's section leaves to the code's default (`localbo.gallery.parts`)
-        record["fig1"]["noise_levels"] = noise_levels(load_settings(merged_config(configs)))
+        # what a section leaves to the code's default may differ by then (`localbo.gallery.parts`)
+        sections = merged_config(configs).get("fig1", {}).get("methods", {})
+        ran = ran_noise_levels(load_csv(run / RUN_TABLE), sections)
+        record["fig1"]["noise_levels"] = ran
     if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
         rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
         if not record["fig3"]["paths_added"] and made.keys() == {"fig3"}:

@@ -13,9 +13,12 @@ and parts added before every renewed run was counted recorded some as reproduced
 refused.
 
 A method's noise levels, where its section does not set them, are its optimizer's default in the
-code (`Optimizer.default_noise_levels`), which may change after a part ran: a part records the
-levels its methods ran at (`fig1.noise_levels`, by method), and the replay takes them from there
-(from the code's defaults for parts added before they were recorded).
+code (`Optimizer.default_noise_levels`), which may change after a part ran (and a part run from a
+pinned checkout ran at that checkout's): a part records the levels its runs were made at, from its
+own table (`fig1.noise_levels`, by method), and the replay takes them from there (from the code's
+defaults for parts added before they were recorded). Everything else comes from the copies as
+today's code reads them: its checks, and the defaults of the knobs a run's settings hold (so a
+changed knob default is not seen as other settings).
 
 A run's settings are what decides it besides its (method, d, sigma, path), `Fig1Jobs.run_settings`:
 the path's parameters, the budget, the box, the method's module and the knobs it reads. A run
@@ -25,6 +28,7 @@ table (`still_to_run` lists them). A change of the code that keeps the settings 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +79,14 @@ def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSet
     return load_settings(merged_config(copies))
 
 
-def noise_levels(settings: PipelineSettings) -> dict[str, list[float]]:
-    """Each Fig. 1 method's noise levels as the settings resolve them (a part's record)."""
-    return {name: list(m.jobs.noise_levels) for name, m in settings.fig1.methods.methods.items()}
+def ran_noise_levels(rows: list[dict[str, str]], methods: Iterable[str]) -> dict[str, list[float]]:
+    """The noise levels a part's runs were made at (a part's record): for each method of
+    `methods` (its configs' sections) and of its Fig. 1 table `rows` (as the CSV reads back),
+    the levels of its rows, none for a section without runs."""
+    levels: dict[str, set[float]] = {name: set() for name in methods}
+    for row in rows:
+        levels.setdefault(row["method"], set()).add(float(row["sigma"]))
+    return {name: sorted(at) for name, at in levels.items()}
 
 
 def asked_runs(
