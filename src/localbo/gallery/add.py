@@ -226,7 +226,8 @@ def add_run(
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
         # what a section leaves to the code's default may differ by then (`localbo.gallery.parts`)
         sections = merged_config(configs).get("fig1", {}).get("methods", {})
-        ran = ran_noise_levels(load_csv(run / RUN_TABLE), sections)
+        named = [name for name, section in sections.items() if section is not None]
+        ran = ran_noise_levels(load_csv(run / RUN_TABLE), named)
         record["fig1"]["noise_levels"] = ran
     if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
         rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
