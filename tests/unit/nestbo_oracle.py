@@ -18,7 +18,6 @@ class RebuiltNewtonInformation(NewtonInformation):
     def __init__(self, gp: GP, x: np.ndarray, room: int = 0, hessian_scale: float = 1.0) -> None:
         self.gp, self.x, self.d, self.n, self.h = gp, x, len(x), gp.n, hessian_scale
         self.ell2 = gp.kernel.lengthscale**2
-        self._eye_over_ell2 = np.eye(self.d) / self.ell2
         G = gp.kernel.grad_x(x, gp.X)  # (d, n)
         H = hessian_scale * hessian_cross(gp.kernel, x, gp.X).reshape(gp.n, -1).T  # (d^2, n)
         self._B = solve_lower(gp.L, np.vstack([G, H]).T)  # (n, d + d^2)

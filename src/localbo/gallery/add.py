@@ -207,15 +207,15 @@ def add_run(
     if supersede and "fig1" not in made:
         raise ValueError(f"{run} has no Fig. 1 runs to supersede the gallery's with")
     if "fig1" in made:
-        held = provenance["figures"].get("fig1")
+        held, new = provenance["figures"].get("fig1"), load_csv(run / RUN_TABLE)
         if held is None and supersede:
             raise ValueError(f"{gallery} has no Fig. 1 runs to supersede")
         if held is None:
-            record["fig1"] = {"runs_added": len(load_csv(run / RUN_TABLE)), "runs_reproduced": 0}
+            record["fig1"] = {"runs_added": len(new), "runs_reproduced": 0}
         else:
-            _check_methods(run, configs)
+            _check_methods(run, new, configs)
             rows, columns, record["fig1"] = _grow_fig1(
-                run, gallery, configs, provenance, record, supersede
+                run, new, gallery, configs, provenance, record, supersede
             )
             if not record["fig1"]["runs_added"] + record["fig1"]["runs_superseded"] + record[
                 "fig1"
@@ -227,8 +227,7 @@ def add_run(
         # what a section leaves to the code's default may differ by then (`localbo.gallery.parts`)
         sections = merged_config(configs).get("fig1", {}).get("methods", {})
         named = [name for name, section in sections.items() if section is not None]
-        ran = ran_noise_levels(load_csv(run / RUN_TABLE), named)
-        record["fig1"]["noise_levels"] = ran
+        record["fig1"]["noise_levels"] = ran_noise_levels(new, named)
     if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
         rows, record["fig3"] = _grow_fig3(run, gallery, provenance, record)
         if not record["fig3"]["paths_added"] and made.keys() == {"fig3"}:
@@ -249,16 +248,16 @@ def add_run(
     return [*writes, gallery / "provenance.json"]
 
 
-def _check_methods(run: Path, configs: list[Path]) -> None:
-    """Every method of the run's Fig. 1 table is named by its configs (a section, null or not)
-    or registered.
+def _check_methods(run: Path, new: list[dict[str, str]], configs: list[Path]) -> None:
+    """Every method of the run's Fig. 1 table (`new`, its rows) is named by its configs (a
+    section, null or not) or registered.
 
     Raises:
         ValueError: a method neither names.
     """
     named = set(merged_config(configs).get("fig1", {}).get("methods", {}))
     unknown = []
-    for method in sorted({row["method"] for row in load_csv(run / RUN_TABLE)} - named):
+    for method in sorted({row["method"] for row in new} - named):
         try:
             optimizer_class(method)
         except ValueError:
@@ -272,20 +271,21 @@ def _check_methods(run: Path, configs: list[Path]) -> None:
 
 def _grow_fig1(
     run: Path,
+    new: list[dict[str, str]],
     gallery: Path,
     configs: list[Path],
     provenance: dict[str, Any],
     record: dict[str, Any],
     supersede: frozenset[str],
 ) -> tuple[list[dict[str, str]], list[str], dict[str, Any]]:
-    """The gallery's Fig. 1 table with the run's runs merged in, its columns, and the part's
-    counts (the module docstring).
+    """The gallery's Fig. 1 table with the run's runs (`new`, its table's rows) merged in, its
+    columns, and the part's counts (the module docstring).
 
     Raises:
         ValueError: a method to supersede the run has no runs of, or a run that differs from
             the gallery's with the gallery's software.
     """
-    held, new = load_csv(gallery / gallery_name(RUN_TABLE)), load_csv(run / RUN_TABLE)
+    held = load_csv(gallery / gallery_name(RUN_TABLE))
     absent = sorted(supersede - {row["method"] for row in new})
     if absent:
         raise ValueError(f"{run} has no runs of {', '.join(absent)} to supersede the gallery's")

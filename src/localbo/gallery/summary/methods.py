@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import cache
 from pathlib import Path
 
 import pandas as pd
@@ -72,9 +73,11 @@ def row_label(fig1: Fig1Settings, name: str) -> str:
     return optimizer.label + returned
 
 
+@cache
 def paper_scale(gallery: Path) -> PipelineSettings:
     """The settings of the paper scale the gallery holds: its repository's config/config.yaml
-    (a run at other settings is listed by `localbo.gallery.still_to_run`)."""
+    (a run at other settings is listed by `localbo.gallery.still_to_run`); read once a gallery,
+    though three writers ask for it."""
     return load_settings(merged_config([gallery.parents[1] / "config" / "config.yaml"]))
 
 

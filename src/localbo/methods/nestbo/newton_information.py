@@ -5,6 +5,7 @@ closed form with its analytic gradient in z, for the RBF kernel."""
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import numpy as np
 
@@ -44,13 +45,17 @@ class NewtonInformation:
             raise ValueError(f"NeST-BO's acquisition needs the RBF kernel, got {gp.kernel.name}")
         self.gp, self.x, self.d, self.h = gp, x, len(x), hessian_scale
         self.ell2 = gp.kernel.lengthscale**2
-        self._eye_over_ell2 = np.eye(self.d) / self.ell2
         self.n = gp.n
         p = self.d + self.d**2
         self._B, self._K_inv_C = np.empty((gp.n + room, p)), np.empty((gp.n + room, p))
         self._B[: self.n] = solve_lower(gp.L, self._prior_cross(gp.X))
         self._K_inv_C[: self.n] = solve_lower(gp.L, self.B, trans=True)
         self.prior_var = gp.kernel.outputscale + gp.noise_var
+
+    @cached_property
+    def _eye_over_ell2(self) -> np.ndarray:
+        """I / l^2, (d, d), for the Hessian's prior parts."""
+        return np.eye(self.d) / self.ell2
 
     @property
     def B(self) -> np.ndarray:
