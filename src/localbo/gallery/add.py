@@ -208,12 +208,13 @@ def add_run(
         raise ValueError(f"{run} has no Fig. 1 runs to supersede the gallery's with")
     if "fig1" in made:
         held, new = provenance["figures"].get("fig1"), load_csv(run / RUN_TABLE)
+        sections = merged_config(configs).get("fig1", {}).get("methods", {})
         if held is None and supersede:
             raise ValueError(f"{gallery} has no Fig. 1 runs to supersede")
         if held is None:
             record["fig1"] = {"runs_added": len(new), "runs_reproduced": 0}
         else:
-            _check_methods(run, new, configs)
+            _check_methods(run, new, sections)
             rows, columns, record["fig1"] = _grow_fig1(
                 run, new, gallery, configs, provenance, record, supersede
             )
@@ -225,7 +226,6 @@ def add_run(
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
             writes[gallery / gallery_name(RUN_FIGURE)] = configs  # drawn from that table
         # what a section leaves to the code's default may differ by then (`localbo.gallery.parts`)
-        sections = merged_config(configs).get("fig1", {}).get("methods", {})
         named = [name for name, section in sections.items() if section is not None]
         record["fig1"]["noise_levels"] = ran_noise_levels(new, named)
     if "fig3" in made and "fig3" in provenance["figures"] and "fig3" not in replace:
@@ -248,14 +248,14 @@ def add_run(
     return [*writes, gallery / "provenance.json"]
 
 
-def _check_methods(run: Path, new: list[dict[str, str]], configs: list[Path]) -> None:
-    """Every method of the run's Fig. 1 table (`new`, its rows) is named by its configs (a
-    section, null or not) or registered.
+def _check_methods(run: Path, new: list[dict[str, str]], sections: dict[str, Any]) -> None:
+    """Every method of the run's Fig. 1 table (`new`, its rows) is named by its configs'
+    `fig1.methods` (`sections`, null or not) or registered.
 
     Raises:
         ValueError: a method neither names.
     """
-    named = set(merged_config(configs).get("fig1", {}).get("methods", {}))
+    named = set(sections)
     unknown = []
     for method in sorted({row["method"] for row in new} - named):
         try:
