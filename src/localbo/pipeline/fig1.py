@@ -339,7 +339,7 @@ class Fig1Jobs:
 
     def label(self, name: str) -> str:
         """A method's name in figures and tables, with its budget where it is not fig1.budget
-        (NeST-BO above d = 10; the quick config's slow methods)."""
+        (NeST-BO at 1000; the quick config's slow methods)."""
         m = self.settings.method(name)
         label, budget = m.jobs.label or m.optimizer.label, self.settings.budget_of(name)
         return label if budget == self.settings.budget else f"{label} ({budget} evaluations)"
