@@ -126,3 +126,31 @@ def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(t
     assert "NeST-BO's final iterate wins, ties and loses at its own budget" in " ".join(
         comparison.split()
     )
+
+
+def test_a_median_over_part_of_a_cells_paths_says_how_many(tmp_path):
+    """A cell whose runs are in the gallery for some of its paths (a section run in parts)
+    shows its median with the count, '(10 of 50 paths)'; a whole cell shows none."""
+    import pandas as pd
+
+    from localbo.gallery.summary.methods import fig1_medians, own_runs, paper_scale
+
+    gallery = tmp_path / "figures" / "gallery"
+    gallery.mkdir(parents=True)
+    (tmp_path / "config").symlink_to(REPO / "config")
+    (gallery / "paper_comparison.csv").write_text((GALLERY / "paper_comparison.csv").read_text())
+    runs = pd.read_csv(GALLERY / "fig1-local_solutions.csv")
+    whole = runs.groupby(["method", "d", "sigma"])["path"].nunique()
+    paths = int(whole.max())
+    assert whole["mpd", 10, 0.0] == paths
+    part = (runs["method"] == "mpd") & (runs["d"] == 10) & (runs["path"] >= 10)
+    runs[~part].to_csv(gallery / "fig1-local_solutions.csv", index=False)
+    medians = fig1_medians(gallery)
+    (mpd,) = [line for line in medians.splitlines() if line.startswith("| MPD")]
+    cells = dict(zip(medians.splitlines()[0].split(" | ")[1:], mpd.split(" | ")[1:], strict=True))
+    assert re.fullmatch(rf"-?\d+\.\d\d \(10 of {paths} paths\)", cells["10"])
+    shown = own_runs(paper_scale(GALLERY).fig1)  # the sections the gallery may hold in parts
+    partial = whole.xs(0.0, level="sigma")
+    partial = partial[(partial < paths) & partial.index.get_level_values(0).isin(shown)]
+    assert fig1_medians(GALLERY).count(" paths)") == len(partial)
+    assert medians.count(" paths)") == len(partial) + 1

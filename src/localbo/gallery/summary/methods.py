@@ -28,29 +28,34 @@ def fig1_medians(gallery: Path) -> str:
     med = runs.groupby(["method", "d"])["value"].median()
     first = runs.groupby(["method", "d"])["first_region_value"].median()
     median = paper_row(gallery, "median local solution, sigma = 0, d = 50")
-    rows = [
-        ("local BO", [med["local_bo", d] for d in dims], f" (paper {median.paper})"),
-        ("log10 of the matching grid size (Remark 1)",
+    rows = [  # (label, section, medians by d, what the last cell adds)
+        ("local BO", "local_bo", [med["local_bo", d] for d in dims], f" (paper {median.paper})"),
+        ("log10 of the matching grid size (Remark 1)", "local_bo",
          [float(grid_size_log10(med["local_bo", d])) for d in dims], " (paper 36)"),
-        ("exact-gradient search", [med["exact_gradient", d] for d in dims], ""),
-        ("TuRBO-1, first trust region", [first["turbo", d] for d in dims], ""),
-        ("TuRBO-1, overall best", [med["turbo", d] for d in dims], ""),
-        ("MPD, final iterate", [med["mpd", d] for d in dims], ""),
-        ("MinUCB, final iterate", [med["minucb", d] for d in dims], ""),
-        ("GP-UCB", [med["gp_ucb", d] for d in dims], ""),
-        ("random search", [med["random_search", d] for d in dims], ""),
+        ("exact-gradient search", "exact_gradient", [med["exact_gradient", d] for d in dims], ""),
+        ("TuRBO-1, first trust region", "turbo", [first["turbo", d] for d in dims], ""),
+        ("TuRBO-1, overall best", "turbo", [med["turbo", d] for d in dims], ""),
+        ("MPD, final iterate", "mpd", [med["mpd", d] for d in dims], ""),
+        ("MinUCB, final iterate", "minucb", [med["minucb", d] for d in dims], ""),
+        ("GP-UCB", "gp_ucb", [med["gp_ucb", d] for d in dims], ""),
+        ("random search", "random_search", [med["random_search", d] for d in dims], ""),
     ]  # fmt: skip
     fig1 = paper_scale(gallery).fig1
     for name in own_runs(fig1):  # None at a d the section does not run at, NaN still to run
         if name in set(runs["method"]):
             planned = fig1.dims_of(name)
             values = [med.get((name, d), math.nan) if d in planned else None for d in dims]
-            rows.append((row_label(fig1, name), values, ""))
+            rows.append((row_label(fig1, name), name, values, ""))
+    count = runs.groupby(["method", "d"]).size()
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
-    for label, values, last in rows:
-        digits = 1 if label.startswith("log10") else 2
-        cells = ["—" if v is None else fmt(v, digits) if v == v else "to run" for v in values]
+    for label, name, values, last in rows:
+        digits, paths = 1 if label.startswith("log10") else 2, len(fig1.paths_of(name))
+        cells = []
+        for d, v in zip(dims, values, strict=True):
+            held = count.get((name, d), 0)
+            part = f" ({held} of {paths} paths)" if 0 < held < paths else ""
+            cells.append("—" if v is None else fmt(v, digits) + part if v == v else "to run")
         cells[-1] += last
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
