@@ -141,7 +141,7 @@ def nestbo_medians(gallery: Path, med: pd.Series) -> str:
     parts = []
     for method, baseline in compared(settings, NeSTBO.name):
         own = baseline != settings.method_comparison.baseline
-        budget = "its own budget" if own else "the paper's budget"
+        budget = f"{settings.fig1.budget_of(method)} evaluations" if own else "the paper's budget"
         if not {method, baseline} <= set(med.index.get_level_values(0)):
             continue
         gap = (med[method] - med[baseline]).dropna()
@@ -217,7 +217,8 @@ def against_local_bo(gallery: Path, optimizer: str) -> str:
             levels.append(f"at sigma = {sigma:g} on {counts}")
         if levels:
             own = against != settings.method_comparison.baseline
-            where = "at its own budget against local BO's at it, " if own else ""
+            budget = settings.fig1.budget_of(method)
+            where = f"at {budget} evaluations against local BO's at {budget}, " if own else ""
             sections.append(where + "; ".join(levels))
     if not sections:
         return ""
