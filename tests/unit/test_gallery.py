@@ -1,5 +1,6 @@
 """The gallery: a run's PNGs and tables copied with its record, Fig. 1's table grown by parts."""
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -13,10 +14,17 @@ from localbo.gallery.add import (
     add_run,
     figure_of_file,
     figure_of_output,
+    last_added,
     method_labels,
 )
 from localbo.gallery.parts import made_by, run_key
-from localbo.gallery.provenance import ModifiedTree, figure_of_rule, same_software, software
+from localbo.gallery.provenance import (
+    ModifiedTree,
+    figure_of_rule,
+    iso_date,
+    same_software,
+    software,
+)
 from localbo.io import load_csv, load_json, save_json
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.job_cpu import RESUMED_RULE, RESUMED_SUMMARIES
@@ -163,6 +171,33 @@ def fig1_run(
     tsv.parent.mkdir(parents=True)
     tsv.write_text(HEADER + f"1.0\t0:00:01\t1\t1\t1\t1\t0\t0\t0\t{cpu_seconds}\n")
     return root
+
+
+def test_a_part_from_a_directory_added_before_counts_the_jobs_that_ended_since(tmp_path, code):
+    """Parts run in one directory (its paths and check runs made once): each record counts the
+    CPU of the jobs that ended after the directory's last addition to that gallery, and says
+    since when; another gallery counts them all."""
+    config = [REPO / "config" / "config.yaml"]
+    run = fig1_run(tmp_path / "run", [("local_bo", 1, 0, -0.5)], 3600.0)
+    gallery = tmp_path / "gallery"
+    add(run, gallery, config, code)
+    added = last_added(run, gallery)
+    table = run / RUN_TABLE
+    table.write_text(table.read_text() + 'local_bo,1,0.0,1,-0.6,0.1,50,49,"budget, spent",\n')
+    later = run / "benchmarks" / "fig1_run" / "y.tsv"
+    later.write_text(HEADER + "1.0\t0:00:01\t1\t1\t1\t1\t0\t0\t0\t1800.0\n")
+    os.utime(later, (added + 1.0, added + 1.0))
+    add(run, gallery, config, code)
+    provenance = load_json(gallery / "provenance.json")
+    first, second = provenance["runs"]["run1"], provenance["runs"]["run2"]
+    assert "cpu_counted_after" not in first
+    assert second["cpu_counted_after"] == iso_date(added)
+    assert second["cpu_hours_per_rule"] == {"fig1_run": {"cpu_hours": 0.5, "jobs": 1}}
+    assert provenance["cpu_hours"] == pytest.approx(1.5)
+    other = tmp_path / "other"
+    add(run, other, config, code)
+    assert load_json(other / "provenance.json")["cpu_hours"] == pytest.approx(1.5)
+    assert last_added(run, gallery) > added and last_added(run, other) is not None
 
 
 def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_path, code):

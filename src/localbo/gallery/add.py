@@ -40,6 +40,7 @@ from __future__ import annotations
 import math
 import re
 import shutil
+import time
 from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
@@ -88,6 +89,23 @@ RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
 # and the main path's curve; its runs' table and figure are kept with them
 FIG3_OTHERS = Path("results", "fig3", "other_paths.csv")
 FIG3_MAIN = Path("results", "fig3", "best_after_restarts.csv")
+
+# the file in a run directory that keeps when a part was last added from it, per gallery: a
+# later part from the same directory counts the CPU of the jobs that ended since
+ADDED = Path(".gallery-added.json")
+
+
+def last_added(run: Path, gallery: Path) -> float | None:
+    """When a part was last added from the run directory to `gallery` (seconds since the
+    epoch), None if never."""
+    marks = load_json(run / ADDED) if (run / ADDED).exists() else {}
+    return marks.get(str(gallery.resolve()))
+
+
+def mark_added(run: Path, gallery: Path, when: float) -> None:
+    """Keep in the run directory that a part was added from it to `gallery` at `when`."""
+    marks = load_json(run / ADDED) if (run / ADDED).exists() else {}
+    save_json(run / ADDED, {**marks, str(gallery.resolve()): when})
 
 
 def merge_runs(
@@ -197,7 +215,9 @@ def add_run(
     if not made:
         raise ValueError(f"{run} made no figure or table of the rules in {repo}")
     copies = [(c, config_copy(gallery, name, c.name)) for c in configs]
-    record = run_record(run, {recorded_path(c, copy, repo): c for c, copy in copies}, repo, code)
+    started, after = time.time(), last_added(run, gallery)
+    recorded = {recorded_path(c, copy, repo): c for c, copy in copies}
+    record = run_record(run, recorded, repo, code, after)
     record["figures"] = sorted(made)
     figures = dict(provenance["figures"])
     writes: dict[Path, Any] = {copy: config for config, copy in copies}
@@ -245,6 +265,7 @@ def add_run(
     total = sum(r["cpu_hours_per_figure"].get("all", 0.0) for r in runs.values())
     provenance = {"cpu_hours": total, "figures": dict(sorted(figures.items())), "runs": runs}
     _write(writes, gallery / "provenance.json", provenance)
+    mark_added(run, gallery, started)
     return [*writes, gallery / "provenance.json"]
 
 

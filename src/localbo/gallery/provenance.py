@@ -18,6 +18,7 @@ import importlib.metadata
 import platform
 import re
 import subprocess
+import time
 from collections import defaultdict
 from collections.abc import Iterable
 from pathlib import Path
@@ -145,26 +146,39 @@ def commit_of(code: Path) -> str:
 
 
 def run_record(
-    run: Path, configs: dict[str, Path], repo: Path, code: Path | None = None
+    run: Path,
+    configs: dict[str, Path],
+    repo: Path,
+    code: Path | None = None,
+    after: float | None = None,
 ) -> dict[str, Any]:
     """The record of the run in the directory `run`; `configs` maps each config file's recorded
     name to the file. The commit is that of `code`, the checkout the run's code came from, by
-    default `repo`.
+    default `repo`. Its CPU-hours are those of the jobs that ended after `after` (seconds since
+    the epoch, recorded as `cpu_counted_after`; every job of the directory if None).
 
     Raises:
         ModifiedTree: that checkout has uncommitted changes.
     """
-    rules = cpu_hours(run)
+    rules = cpu_hours(run, after)
+    since = {} if after is None else {"cpu_counted_after": iso_date(after)}
     return {
         "commit": commit_of(code or repo),
         "configs": list(configs),
         "config_sha256": config_sha256(configs.values()),
-        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+        "date": iso_date(time.time()),
         "software": software(),
         "packages": packages(repo / LOCK),
         "cpu_hours_per_figure": per_figure(rules, repo / "workflow" / "rules"),
         "cpu_hours_per_rule": rules,
+        **since,
     }
+
+
+def iso_date(seconds: float) -> str:
+    """A time (seconds since the epoch) as the records write dates: ISO 8601 in UTC, to the
+    second."""
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat(timespec="seconds")
 
 
 def recorded_path(config: Path, copy: Path, repo: Path) -> str:

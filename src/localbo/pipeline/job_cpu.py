@@ -58,12 +58,15 @@ def job_cpu_seconds(run: Path, tsv: Path) -> float:
     return seconds
 
 
-def cpu_hours(run: Path) -> dict[str, dict[str, float]]:
+def cpu_hours(run: Path, after: float | None = None) -> dict[str, dict[str, float]]:
     """CPU-hours (`job_cpu_seconds`) and job count per rule from the run directory's
-    benchmarks/ tree (one TSV per job)."""
+    benchmarks/ tree (one TSV per job), of the jobs that ended after the time `after` (seconds
+    since the epoch; every job if None): Snakemake writes a job's TSV as it ends."""
     benchmarks = run / "benchmarks"
     totals: dict[str, dict[str, float]] = defaultdict(lambda: {"cpu_hours": 0.0, "jobs": 0})
     for tsv in sorted(benchmarks.rglob("*.tsv")):
+        if after is not None and tsv.stat().st_mtime <= after:
+            continue
         relative = tsv.relative_to(benchmarks)
         rule = relative.parts[0] if len(relative.parts) > 1 else tsv.stem
         totals[rule]["cpu_hours"] += job_cpu_seconds(run, tsv) / 3600.0
