@@ -257,16 +257,21 @@ def add_run(
         for path in made["fig3"]:
             del writes[path]  # the gallery's main path and figure stay
         writes[gallery / gallery_name(FIG3_OTHERS)] = (rows, list(rows[0]))
-    runs = {**provenance["runs"], name: record}
+    provenance = tallied(figures, {**provenance["runs"], name: record})
+    _write(writes, gallery / "provenance.json", provenance)
+    mark_added(run, gallery, started)
+    return [*writes, gallery / "provenance.json"]
+
+
+def tallied(figures: dict[str, Any], runs: dict[str, Any]) -> dict[str, Any]:
+    """A gallery's provenance from its figures' entries and its runs' records: each figure's
+    CPU-hours, the sum of its runs', and the total over the runs."""
     for figure, entry in figures.items():
         entry["cpu_hours"] = sum(
             runs[r]["cpu_hours_per_figure"].get(figure, 0.0) for r in entry["runs"]
         )
     total = sum(r["cpu_hours_per_figure"].get("all", 0.0) for r in runs.values())
-    provenance = {"cpu_hours": total, "figures": dict(sorted(figures.items())), "runs": runs}
-    _write(writes, gallery / "provenance.json", provenance)
-    mark_added(run, gallery, started)
-    return [*writes, gallery / "provenance.json"]
+    return {"cpu_hours": total, "figures": dict(sorted(figures.items())), "runs": runs}
 
 
 def _check_methods(run: Path, new: list[dict[str, str]], sections: dict[str, Any]) -> None:
