@@ -14,7 +14,6 @@ from localbo.gallery.add import (
     add_run,
     figure_of_file,
     figure_of_output,
-    last_added,
     method_labels,
 )
 from localbo.gallery.parts import made_by, run_key
@@ -22,6 +21,7 @@ from localbo.gallery.provenance import (
     ModifiedTree,
     figure_of_rule,
     iso_date,
+    last_added,
     same_software,
     software,
 )

@@ -50,7 +50,13 @@ import pandas as pd
 
 from localbo.colors import method_colors
 from localbo.gallery.parts import config_copy, ran_noise_levels, renewed_runs
-from localbo.gallery.provenance import recorded_path, run_record, same_software
+from localbo.gallery.provenance import (
+    last_added,
+    mark_added,
+    recorded_path,
+    run_record,
+    same_software,
+)
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.methods.local_bo import LocalBO
 from localbo.optimizers import optimizer_class
@@ -89,23 +95,6 @@ RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
 # and the main path's curve; its runs' table and figure are kept with them
 FIG3_OTHERS = Path("results", "fig3", "other_paths.csv")
 FIG3_MAIN = Path("results", "fig3", "best_after_restarts.csv")
-
-# the file in a run directory that keeps when a part was last added from it, per gallery: a
-# later part from the same directory counts the CPU of the jobs that ended since
-ADDED = Path(".gallery-added.json")
-
-
-def last_added(run: Path, gallery: Path) -> float | None:
-    """When a part was last added from the run directory to `gallery` (seconds since the
-    epoch), None if never."""
-    marks = load_json(run / ADDED) if (run / ADDED).exists() else {}
-    return marks.get(str(gallery.resolve()))
-
-
-def mark_added(run: Path, gallery: Path, when: float) -> None:
-    """Keep in the run directory that a part was added from it to `gallery` at `when`."""
-    marks = load_json(run / ADDED) if (run / ADDED).exists() else {}
-    save_json(run / ADDED, {**marks, str(gallery.resolve()): when})
 
 
 def merge_runs(

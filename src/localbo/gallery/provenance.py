@@ -28,6 +28,7 @@ import numpy as np
 import scipy
 from threadpoolctl import threadpool_info
 
+from localbo.io import load_json, save_json
 from localbo.pipeline.job_cpu import cpu_hours
 
 LOCK = Path("envs/requirements-lock.txt")  # in the repository: the pinned environment
@@ -179,6 +180,27 @@ def iso_date(seconds: float) -> str:
     """A time (seconds since the epoch) as the records write dates: ISO 8601 in UTC, to the
     second."""
     return datetime.datetime.fromtimestamp(seconds, datetime.UTC).isoformat(timespec="seconds")
+
+
+# the file in a run directory that keeps when a part was last added from it, per gallery: a
+# later part from the same directory counts the CPU of the jobs that ended since
+ADDED = Path(".gallery-added.json")
+
+
+def _added(run: Path) -> dict[str, float]:
+    """The run directory's additions: a gallery's resolved path -> when (seconds since the
+    epoch) a part was last added from the directory to it."""
+    return load_json(run / ADDED) if (run / ADDED).exists() else {}
+
+
+def last_added(run: Path, gallery: Path) -> float | None:
+    """When a part was last added from the run directory to `gallery`, None if never."""
+    return _added(run).get(str(gallery.resolve()))
+
+
+def mark_added(run: Path, gallery: Path, when: float) -> None:
+    """Keep in the run directory that a part was added from it to `gallery` at `when`."""
+    save_json(run / ADDED, {**_added(run), str(gallery.resolve()): when})
 
 
 def recorded_path(config: Path, copy: Path, repo: Path) -> str:
