@@ -26,20 +26,25 @@ def fig1_medians(gallery: Path) -> str:
     runs = runs[runs["sigma"] == 0]
     dims = sorted(runs["d"].unique())
     med = runs.groupby(["method", "d"])["value"].median()
-    first = runs.groupby(["method", "d"])["first_region_value"].median()
+    series = {  # the medians a row reads, by method and d
+        "final": med,
+        "first region": runs.groupby(["method", "d"])["first_region_value"].median(),
+        "grid": med.map(lambda v: float(grid_size_log10(v))),
+    }
     median = paper_row(gallery, "median local solution, sigma = 0, d = 50")
-    rows = [  # (label, section, medians by d, what the last cell adds)
-        ("local BO", "local_bo", [med["local_bo", d] for d in dims], f" (paper {median.paper})"),
-        ("log10 of the matching grid size (Remark 1)", "local_bo",
-         [float(grid_size_log10(med["local_bo", d])) for d in dims], " (paper 36)"),
-        ("exact-gradient search", "exact_gradient", [med["exact_gradient", d] for d in dims], ""),
-        ("TuRBO-1, first trust region", "turbo", [first["turbo", d] for d in dims], ""),
-        ("TuRBO-1, overall best", "turbo", [med["turbo", d] for d in dims], ""),
-        ("MPD, final iterate", "mpd", [med["mpd", d] for d in dims], ""),
-        ("MinUCB, final iterate", "minucb", [med["minucb", d] for d in dims], ""),
-        ("GP-UCB", "gp_ucb", [med["gp_ucb", d] for d in dims], ""),
-        ("random search", "random_search", [med["random_search", d] for d in dims], ""),
-    ]  # fmt: skip
+    fixed = [  # (label, section, its series, what the last cell adds)
+        ("local BO", "local_bo", "final", f" (paper {median.paper})"),
+        ("log10 of the matching grid size (Remark 1)", "local_bo", "grid", " (paper 36)"),
+        ("exact-gradient search", "exact_gradient", "final", ""),
+        ("TuRBO-1, first trust region", "turbo", "first region", ""),
+        ("TuRBO-1, overall best", "turbo", "final", ""),
+        ("MPD, final iterate", "mpd", "final", ""),
+        ("MinUCB, final iterate", "minucb", "final", ""),
+        ("GP-UCB", "gp_ucb", "final", ""),
+        ("random search", "random_search", "final", ""),
+    ]
+    rows = [(label, name, [series[kind][name, d] for d in dims], last)
+            for label, name, kind, last in fixed]  # fmt: skip
     fig1 = paper_scale(gallery).fig1
     for name in own_runs(fig1):  # None at a d the section does not run at, NaN still to run
         if name in set(runs["method"]):
