@@ -43,19 +43,19 @@ def fig1_medians(gallery: Path) -> str:
         ("GP-UCB", "gp_ucb", "final", ""),
         ("random search", "random_search", "final", ""),
     ]
-    rows = [(label, name, [series[kind][name, d] for d in dims], last)
+    rows = [(label, name, kind, [series[kind][name, d] for d in dims], last)
             for label, name, kind, last in fixed]  # fmt: skip
     fig1 = paper_scale(gallery).fig1
     for name in own_runs(fig1):  # None at a d the section does not run at, NaN still to run
         if name in set(runs["method"]):
             planned = fig1.dims_of(name)
             values = [med.get((name, d), math.nan) if d in planned else None for d in dims]
-            rows.append((row_label(fig1, name), name, values, ""))
+            rows.append((row_label(fig1, name), name, "final", values, ""))
     count = runs.groupby(["method", "d"]).size()
     lines = ["| d | " + " | ".join(str(d) for d in dims) + " |"]
     lines.append("| --- |" + " ---: |" * len(dims))
-    for label, name, values, last in rows:
-        digits, paths = 1 if label.startswith("log10") else 2, len(fig1.paths_of(name))
+    for label, name, kind, values, last in rows:
+        digits, paths = 1 if kind == "grid" else 2, len(fig1.paths_of(name))
         cells = []
         for d, v in zip(dims, values, strict=True):
             held = count.get((name, d), 0)
