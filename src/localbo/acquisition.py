@@ -26,7 +26,7 @@ import numpy as np
 
 from localbo.gram import UpperBlocks, fill_kernel_and_slope, hadamard_gram_product
 from localbo.kernels import Kernel
-from localbo.linalg import cholesky, solve_lower
+from localbo.linalg import cho_solve, cholesky, solve_lower
 
 
 def gradient_trace(
@@ -89,3 +89,49 @@ def gradient_trace(
     grad_design += slope_r[n0:, None] * Ws
     grad_data = AS1[:, d:] * Zs - AS1[:, :d]
     return value, 2.0 * scale * (grad_design + grad_data)
+
+
+def value_variance(
+    kernel: Kernel, x: np.ndarray, Z: np.ndarray, noise_var: float, with_grad: bool = True
+) -> tuple[float, np.ndarray | None]:
+    """The posterior variance of f(x) after observing the design Z (no other data), and its
+    gradient in Z.
+
+        v(Z) = s2 - k^T K^{-1} k,   k = k(Z, x) (b,),  K = k(Z, Z) + noise_var I,
+        d v / d z_j = -2 a_j s2 / l^2 [ slope(r_j) (z_j - x) - sum_l a_l slope(R_jl) (z_j - z_l) ]
+
+    with a = K^{-1} k. Added to alpha_trace(x, Z | {}) it is the trace of the joint posterior
+    covariance of (f(x), grad f(x)): the criterion the paper's code minimizes for a design with
+    no data (`localbo.gradient_estimation`, criterion "joint"). Dense: for designs of a few
+    points.
+
+    Args:
+        kernel: the GP's kernel. x: (d,) point. Z: (b, d) design. noise_var: its noise variance.
+        with_grad: also return the gradient.
+
+    Returns:
+        (value, grad): the variance and its (b, d) gradient in Z (None if not asked).
+
+    Example:
+        >>> from localbo.kernels import Matern52
+        >>> value, grad = value_variance(Matern52(), np.zeros(2), np.zeros((1, 2)), 1.0)
+        >>> round(value, 12), grad.shape
+        (0.5, (1, 2))
+    """
+    R = kernel.distance(Z, Z)
+    K, slope_R = kernel.value_and_slope(R)
+    K *= kernel.outputscale
+    K[np.diag_indices_from(K)] += noise_var
+    U = Z - x[None, :]  # (b, d)
+    r = np.sqrt(np.sum(U**2, axis=1)) / kernel.lengthscale
+    k_x, slope_r = kernel.value_and_slope(r)
+    k_x = kernel.outputscale * k_x
+    L, _ = cholesky(K)
+    a = cho_solve(L, k_x)
+    value = kernel.outputscale - float(k_x @ a)
+    if not with_grad:
+        return value, None
+    A = a[:, None] * a[None, :] * slope_R  # a_j a_l slope(R_jl)
+    within = A.sum(axis=1)[:, None] * Z - A @ Z  # sum_l a_j a_l slope(R_jl) (z_j - z_l)
+    scale = 2.0 * kernel.outputscale / kernel.lengthscale**2
+    return value, -scale * ((a * slope_r)[:, None] * U - within)

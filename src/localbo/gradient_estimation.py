@@ -18,13 +18,17 @@ References:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from localbo.designs import Design, minimize_trace, single_points
+from localbo import full_batch_lbfgs
+from localbo.acquisition import gradient_trace, value_variance
+from localbo.designs import LBFGS_OPTIONS, Design, minimize_trace, single_points
+from localbo.full_batch_lbfgs import OPTIMIZERS, FullBatchLBFGSSettings, PlateauStop
 from localbo.hyperparameters import FitResult, FitSettings, fit_hyperparameters, fitted_gp
-from localbo.kernels import make_kernel
+from localbo.kernels import Kernel, make_kernel
 from localbo.seeding import rng_for
 from localbo.subdifferentials import TEST_FUNCTIONS, distance_to_box
 
@@ -44,6 +48,13 @@ def paper_estimate(function: str, x: np.ndarray, n: int) -> tuple[float, ...] | 
     return PAPER_ESTIMATES.get((function, tuple(float(v) for v in x), int(n)))
 
 
+DESIGN_CRITERIA = ("gradient", "joint")
+# The paper code's design loop (utils.get_query_points): full-batch L-BFGS with lr 0.1 and at
+# most 20 line-search trials (utils.py lines 37 and 52), stopped by its plateau rule (lines 65-72)
+CODE_DESIGN_STEPS = FullBatchLBFGSSettings(initial_step=0.1, max_line_search=20)
+CODE_DESIGN_STOP = PlateauStop()
+
+
 @dataclass(frozen=True)
 class QueryDesignSettings:
     """The design GP and its optimizer; the defaults are the paper-scale pipeline's
@@ -52,23 +63,80 @@ class QueryDesignSettings:
     Attributes:
         lengthscale, outputscale: the design GP's hyperparameters (the paper's code: 1 and 1).
         noise_var: the design GP's noise variance (the paper's code: 2e-4).
-        restarts: L-BFGS runs from random designs x + start_std * N(0, I); the least trace wins
-            (our choice: the paper's code runs once from a 1e-4 perturbation of x, restarts 1 and
-            start_std 7.1e-5, and stops in local minima with larger traces).
-        start_std: size of the starting perturbations.
-        max_iterations: L-BFGS iteration cap per run.
+        criterion: "gradient", alpha_trace(x, Z | {}) (eq. 2, the criterion the paper states),
+            or "joint", alpha_trace plus the posterior variance of f(x): the trace of the joint
+            posterior covariance of (f(x), grad f(x)), which the paper's code minimizes (its
+            `posterior_covar` ignores `grad_only` when the model has no data,
+            zoofoo/model.py lines 108-117).
+        optimizer: "lbfgsb" (scipy's L-BFGS-B to convergence, `localbo.designs.LBFGS_OPTIONS`)
+            or "full_batch_lbfgs" (the paper code's optimizer and stop rule,
+            `CODE_DESIGN_STEPS`, `CODE_DESIGN_STOP`).
+        restarts: runs from random designs; the least criterion wins (our choice: 8; the
+            paper's code runs once).
+        start_std: size of the starting perturbations of x: each coordinate N(0, start_std^2),
+            or N(0, start_std^2 / d) with `start_over_sqrt_d` (the paper's code: 1e-4 / sqrt(d),
+            utils.py line 34).
+        max_iterations: iteration cap per run (the paper's code: 200, utils.py line 50).
     """
 
     lengthscale: float = 1.0
     outputscale: float = 1.0
     noise_var: float = 2e-4
+    criterion: str = "gradient"
+    optimizer: str = "lbfgsb"
     restarts: int = 8
     start_std: float = 0.1
+    start_over_sqrt_d: bool = False
     max_iterations: int = 500
 
     def __post_init__(self) -> None:
         if self.restarts < 1:
             raise ValueError(f"restarts must be >= 1, got {self.restarts}")
+        if self.criterion not in DESIGN_CRITERIA:
+            raise ValueError(f"unknown criterion {self.criterion!r}; known: {DESIGN_CRITERIA}")
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(f"unknown optimizer {self.optimizer!r}; known: {OPTIMIZERS}")
+
+
+def design_criterion(
+    kernel: Kernel, criterion: str, noise_var: float, shape: tuple[int, int]
+) -> Callable[[np.ndarray], tuple[float, np.ndarray]]:
+    """The criterion of a design of `shape` (n, d) offsets around x, as a function of the
+    flattened offsets (n * d,) -> (value, gradient (n * d,))."""
+    origin = np.zeros(shape[1])
+
+    def value_and_gradient(z: np.ndarray) -> tuple[float, np.ndarray]:
+        Z = z.reshape(shape)
+        value, gradient = gradient_trace(kernel, origin, Z, noise_var)
+        if criterion == "joint":
+            variance, of_variance = value_variance(kernel, origin, Z, noise_var)
+            value, gradient = value + variance, gradient + of_variance
+        return value, gradient.ravel()
+
+    return value_and_gradient
+
+
+def _design_run(kernel: Kernel, Z0: np.ndarray, s: QueryDesignSettings) -> tuple[np.ndarray, float]:
+    """One run of the design optimizer from the (n, d) offsets Z0: (offsets, criterion)."""
+    from scipy.optimize import minimize
+
+    if s.criterion == "gradient" and s.optimizer == "lbfgsb":
+        run = minimize_trace(kernel, Z0, s.noise_var, s.max_iterations)
+        return run.design, run.value
+    fun = design_criterion(kernel, s.criterion, s.noise_var, Z0.shape)
+    if s.optimizer == "full_batch_lbfgs":
+        result = full_batch_lbfgs.minimize(
+            fun, Z0.ravel(), s.max_iterations, CODE_DESIGN_STEPS, CODE_DESIGN_STOP
+        )
+        return result.x.reshape(Z0.shape), result.value
+    res = minimize(
+        fun,
+        Z0.ravel(),
+        jac=True,
+        method="L-BFGS-B",
+        options={"maxiter": s.max_iterations, **LBFGS_OPTIONS},
+    )
+    return res.x.reshape(Z0.shape), float(res.fun)
 
 
 def design_queries(
@@ -78,11 +146,11 @@ def design_queries(
     rng: np.random.Generator,
     settings: QueryDesignSettings | None = None,
 ) -> tuple[Design, np.ndarray]:
-    """n queries minimizing alpha_trace(x, Z | {}), by L-BFGS over the whole (n, d) design.
+    """n queries minimizing the design criterion at x with no data (`QueryDesignSettings`).
 
     The kernel is stationary, so the design is optimized at the origin and its offsets hold
-    around x. Each restart starts at x + start_std * N(0, I) (the paper's code starts at tiny
-    perturbations of x); the restart with the least trace wins.
+    around x. Each restart starts at x + start_std * N(0, I) (divided by sqrt(d) with
+    `start_over_sqrt_d`); the restart with the least criterion wins.
 
     Args:
         kernel_name: the design GP's kernel family. x: (d,) point. n: number of queries.
@@ -91,21 +159,17 @@ def design_queries(
 
     Returns:
         (design, restart_values): the best `Design` (n offsets around x, each evaluated once,
-        value = its trace) and (restarts,) the final trace of every restart.
+        value = its criterion) and (restarts,) the final criterion of every restart.
     """
     if n < 1:
         raise ValueError(f"need n >= 1 queries, got {n}")
     s = settings or QueryDesignSettings()
     kernel = make_kernel(kernel_name, s.lengthscale, s.outputscale)
     d = np.asarray(x).shape[0]
-    runs = [
-        minimize_trace(
-            kernel, s.start_std * rng.standard_normal((n, d)), s.noise_var, s.max_iterations
-        )
-        for _ in range(s.restarts)
-    ]
-    best = min(runs, key=lambda run: run.value)
-    return single_points(best.design, best.value), np.array([run.value for run in runs])
+    scale = s.start_std / np.sqrt(d) if s.start_over_sqrt_d else s.start_std
+    runs = [_design_run(kernel, scale * rng.standard_normal((n, d)), s) for _ in range(s.restarts)]
+    best = min(runs, key=lambda run: run[1])
+    return single_points(*best), np.array([value for _, value in runs])
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from localbo import full_batch_lbfgs
+from localbo.full_batch_lbfgs import OPTIMIZERS, FullBatchLBFGSSettings
 from localbo.gp import GP
 from localbo.kernels import Kernel, make_kernel
 from localbo.linalg import cho_solve, cholesky
@@ -37,6 +39,11 @@ from localbo.linalg import cho_solve, cholesky
 log = logging.getLogger(__name__)
 
 LOG_2PI = np.log(2.0 * np.pi)
+
+
+class FitFailed(ArithmeticError):
+    """The paper code's fit stepped to a hyperparameter that underflows to 0, where its kernel
+    matrix is not finite: the paper's code stops there too (linear_operator's NanError)."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +62,11 @@ class Hyperparameters:
 FIT_STARTS = ("random", "gpytorch")
 # GPyTorch's initial values (raw parameters 0): softplus(0) = ln 2, the noise above its 1e-4 floor
 GPYTORCH_START = (0.0, np.log(np.log(2.0)), np.log(np.log(2.0)), np.log(np.log(2.0) + 1e-4))
+# The paper code's fit (utils.update_model): full-batch L-BFGS with lr 1 and at most 20
+# line-search trials (utils.py lines 81 and 96)
+CODE_FIT_STEPS = FullBatchLBFGSSettings(initial_step=1.0, max_line_search=20)
+# torch.nn.functional.softplus returns its argument above this (its default threshold)
+SOFTPLUS_THRESHOLD = 20.0
 
 
 @dataclass(frozen=True)
@@ -63,8 +75,14 @@ class FitSettings:
     (`gradient_estimation.fit`). The mean is unconstrained; the other three live in boxes.
 
     Attributes:
-        restarts: L-BFGS-B runs from random starts (>= 1); the least N wins.
-        max_iterations: L-BFGS-B iteration cap per start.
+        optimizer: "lbfgsb", scipy's L-BFGS-B on N in log space inside the boxes below, or
+            "full_batch_lbfgs", the paper code's fit: `localbo.full_batch_lbfgs` with
+            `CODE_FIT_STEPS` on N / n (GPyTorch's ExactMarginalLogLikelihood, negated) in
+            GPyTorch's parameters, each positive hyperparameter low + softplus(raw) (its
+            Positive and GreaterThan constraints); a box's low is that floor and its high must
+            be infinite; one run from the gpytorch start.
+        restarts: runs from random starts (>= 1); the least N wins.
+        max_iterations: iteration cap per start.
         lengthscale_bounds: (low, high) of l. With queries at only two distinct locations the
             marginal likelihood grows as l shrinks, so the lower bound decides such fits: 0.1 is
             about the distance from x to its queries in the gradient-estimation designs.
@@ -77,6 +95,7 @@ class FitSettings:
             box; deterministic, so one start).
     """
 
+    optimizer: str = "lbfgsb"
     restarts: int = 10
     max_iterations: int = 500
     lengthscale_bounds: tuple[float, float] = (0.1, 100.0)
@@ -91,9 +110,16 @@ class FitSettings:
             raise ValueError(f"unknown start {self.start!r}; known: {FIT_STARTS}")
         if self.start == "gpytorch" and self.restarts != 1:
             raise ValueError("the gpytorch start is one deterministic start: restarts must be 1")
+        if self.optimizer not in OPTIMIZERS:
+            raise ValueError(f"unknown optimizer {self.optimizer!r}; known: {OPTIMIZERS}")
+        code = self.optimizer == "full_batch_lbfgs"
+        if code and self.start != "gpytorch":
+            raise ValueError("the full_batch_lbfgs fit runs from the gpytorch start")
         for name in ("lengthscale_bounds", "outputscale_bounds", "noise_var_bounds"):
             low, high = getattr(self, name)
-            if not 0 < low < high < math.inf:  # the fit runs in log space
+            if code and not (0 <= low < math.inf and high == math.inf):  # low + softplus(raw)
+                raise ValueError(f"{name}: need 0 <= low and high .inf, got {(low, high)}")
+            if not code and not 0 < low < high < math.inf:  # the fit runs in log space
                 raise ValueError(f"{name}: need finite bounds 0 < low < high, got {(low, high)}")
 
     def log_box(self) -> np.ndarray:
@@ -197,10 +223,12 @@ def fit_hyperparameters(
     from scipy.optimize import minimize
 
     settings = settings or FitSettings()
-    box = settings.log_box()
     kernel = make_kernel(kernel_name)
     X = np.asarray(X, dtype=float).reshape(len(y), -1)
     y = np.asarray(y, dtype=float)
+    if settings.optimizer == "full_batch_lbfgs":
+        return _fit_as_gpytorch(kernel, X, y, settings)
+    box = settings.log_box()
     lo, hi = (0.0, 0.0) if fixed_mean else (float(np.min(y)), float(np.max(y)))
     scipy_bounds = [(lo, hi) if fixed_mean else (None, None), *map(tuple, box)]
     best, finals = None, []
@@ -240,6 +268,59 @@ def fit_hyperparameters(
         nlml=float(best.fun),
         restart_nlml=np.asarray(finals),
         at_bound=tuple(name for name, hit in zip(names, near, strict=True) if hit),
+    )
+
+
+def softplus(raw: np.ndarray) -> np.ndarray:
+    """log(1 + e^raw), and raw itself above `SOFTPLUS_THRESHOLD`, as torch computes it."""
+    raw = np.asarray(raw, dtype=float)
+    return np.where(raw > SOFTPLUS_THRESHOLD, raw, np.log1p(np.exp(np.minimum(raw, 30.0))))
+
+
+def gpytorch_loss(
+    raw: np.ndarray, kernel: Kernel, X: np.ndarray, y: np.ndarray, floors: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """N / n in GPyTorch's raw parameters and its gradient: the paper code's fit loss.
+
+    Args:
+        raw: (4,) (m, raw l, raw s2, raw sigma^2); each positive hyperparameter is
+            floor + softplus(raw). kernel: any kernel of the family. X: (n, d) inputs.
+            y: (n,) observations. floors: (3,) floors of (l, s2, sigma^2).
+
+    Returns:
+        (value, grad) with grad the (4,) gradient in raw.
+
+    Raises:
+        FitFailed: a positive hyperparameter is 0 (softplus underflows below raw -745).
+    """
+    positive = floors + softplus(raw[1:])
+    if not np.all(positive > 0):
+        raise FitFailed(f"the fit stepped to raw parameters {raw.tolist()}: a hyperparameter is 0")
+    theta = np.concatenate([raw[:1], np.log(positive)])
+    value, grad = negative_log_marginal_likelihood(theta, kernel, X, y)
+    # d log p / d raw = softplus'(raw) / p, softplus' the logistic function (1 above the threshold)
+    slope = np.where(raw[1:] > SOFTPLUS_THRESHOLD, 1.0, 0.5 * (1.0 + np.tanh(raw[1:] / 2.0)))
+    n = len(y)
+    return value / n, np.concatenate([grad[:1], grad[1:] * slope / positive]) / n
+
+
+def _fit_as_gpytorch(kernel: Kernel, X: np.ndarray, y: np.ndarray, s: FitSettings) -> FitResult:
+    """The paper code's fit (`FitSettings.optimizer` "full_batch_lbfgs"): `gpytorch_loss`
+    minimized from raw 0 (GPyTorch's initial values) by `CODE_FIT_STEPS`."""
+    floors = np.array([s.lengthscale_bounds[0], s.outputscale_bounds[0], s.noise_var_bounds[0]])
+    result = full_batch_lbfgs.minimize(
+        lambda raw: gpytorch_loss(raw, kernel, X, y, floors),
+        np.zeros(4),
+        s.max_iterations,
+        CODE_FIT_STEPS,
+    )
+    ell, s2, noise = floors + softplus(result.x[1:])
+    nlml = len(y) * result.value
+    return FitResult(
+        params=Hyperparameters(float(result.x[0]), float(ell), float(s2), float(noise)),
+        nlml=nlml,
+        restart_nlml=np.array([nlml]),
+        at_bound=(),
     )
 
 

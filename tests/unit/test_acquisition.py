@@ -5,7 +5,7 @@ import warnings
 import numpy as np
 import pytest
 
-from localbo.acquisition import gradient_trace
+from localbo.acquisition import gradient_trace, value_variance
 from localbo.gp import GP
 from localbo.linalg import JitterWarning
 from tests.unit.finite_differences import assert_gradient_close, central_difference
@@ -81,3 +81,26 @@ def test_near_singular_designs_stay_finite():
             value, grad = gradient_trace(kernel, x, Z, 0.0)
         assert np.isfinite(value) and np.all(np.isfinite(grad))
         assert -1e-6 <= value <= 3 * kernel.grad_grad_diag() + 1e-9
+
+
+@pytest.mark.parametrize("noise_var", [2e-4, 0.3])
+def test_value_variance_gradient_matches_finite_differences(kernel, noise_var):
+    rng = np.random.default_rng(17)
+    x = rng.normal(size=3)
+    Z = x + 0.6 * kernel.lengthscale * rng.normal(size=(7, 3))
+    value, grad = value_variance(kernel, x, Z, noise_var)
+    fd = central_difference(lambda z: value_variance(kernel, x, z, noise_var, False)[0], Z)
+    assert_gradient_close(grad, fd)
+    assert value == value_variance(kernel, x, Z, noise_var, with_grad=False)[0]
+
+
+def test_value_variance_is_the_gp_s_posterior_variance_and_the_joint_trace_adds_it(kernel):
+    """v(Z) is the fitted GP's variance of f(x); with alpha_trace it is the trace of the joint
+    posterior covariance of (f(x), grad f(x)), the paper code's criterion with no data."""
+    rng = np.random.default_rng(18)
+    x, Z = rng.normal(size=2), rng.normal(size=(5, 2))
+    gp = GP(kernel, Z, np.zeros(5), noise_var=0.01)
+    value, _ = value_variance(kernel, x, Z, 0.01)
+    assert value == pytest.approx(gp.variance(x[None])[0], rel=1e-10)
+    joint = value + gradient_trace(kernel, x, Z, 0.01)[0]
+    assert joint == pytest.approx(gp.variance(x[None])[0] + np.trace(gp.grad_cov(x)), rel=1e-10)

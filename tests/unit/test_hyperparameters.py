@@ -13,7 +13,9 @@ from localbo.hyperparameters import (
     Hyperparameters,
     fit_hyperparameters,
     fitted_gp,
+    gpytorch_loss,
     negative_log_marginal_likelihood,
+    softplus,
 )
 from localbo.kernels import KERNELS, Matern52, make_kernel
 from localbo.linalg import JitterWarning, cholesky
@@ -151,3 +153,67 @@ def test_a_warm_start_is_one_start_from_the_given_values():
     assert len(again.restart_nlml) == 1
     assert again.nlml == pytest.approx(best.nlml, abs=1e-6)
     assert again.params.lengthscale == pytest.approx(best.params.lengthscale, rel=1e-3)
+
+
+CODE_FIT = FitSettings(
+    optimizer="full_batch_lbfgs",
+    restarts=1,
+    max_iterations=50,
+    lengthscale_bounds=(0.0, np.inf),
+    outputscale_bounds=(0.0, np.inf),
+    noise_var_bounds=(1e-4, np.inf),
+    start="gpytorch",
+)
+
+
+@pytest.mark.parametrize(
+    "raw", [(0.3, 0.0, -1.0, 0.5), (-0.2, -3.0, 2.0, -8.0), (0.0, 25.0, 0.1, 0.0)]
+)
+def test_the_gpytorch_loss_gradient_matches_central_differences(raw):
+    """Below, at and above torch's softplus threshold (20)."""
+    X, y = data(8, n=9, d=2)
+    floors = np.array([0.0, 0.0, 1e-4])
+    raw = np.array(raw)
+    _, grad = gpytorch_loss(raw, Matern52(), X, y, floors)
+    numeric = central_difference(lambda r: gpytorch_loss(r, Matern52(), X, y, floors)[0], raw)
+    assert_gradient_close(grad, numeric, rtol=1e-6)
+
+
+def test_the_gpytorch_loss_is_the_nlml_per_point_at_softplus_hyperparameters():
+    X, y = data(9, n=7, d=2)
+    floors = np.array([0.0, 0.0, 1e-4])
+    raw = np.array([0.4, 0.2, -0.3, -2.0])
+    value, _ = gpytorch_loss(raw, Matern52(), X, y, floors)
+    positive = floors + np.log1p(np.exp(raw[1:]))
+    theta = np.concatenate([raw[:1], np.log(positive)])
+    assert value == pytest.approx(negative_log_marginal_likelihood(theta, Matern52(), X, y)[0] / 7)
+    assert softplus(np.array([25.0]))[0] == 25.0  # torch's threshold: the argument itself
+
+
+def test_the_code_s_fit_reaches_the_box_fit_s_optimum_where_it_is_interior():
+    """On 30 points of a smooth function the likelihood has one interior optimum: the code's 50
+    steps from GPyTorch's start and our 10 starts in a box end within 1e-4 of each other."""
+    rng = rng_for(9, "test", "code fit")
+    X = rng.uniform(-1.0, 1.0, size=(30, 2))
+    y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + 0.05 * rng.standard_normal(30)
+    ours = fit_hyperparameters("matern52", X, y, rng_for(10), FitSettings())
+    code = fit_hyperparameters("matern52", X, y, None, CODE_FIT)
+    assert ours.at_bound == () and code.nlml == pytest.approx(ours.nlml, abs=1e-4)
+    for name in ("lengthscale", "outputscale", "noise_var"):
+        assert getattr(code.params, name) == pytest.approx(getattr(ours.params, name), rel=1e-2)
+
+
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        ({"start": "random", "restarts": 1}, "gpytorch start"),
+        ({"lengthscale_bounds": (0.0, 10.0)}, "high .inf"),
+        ({"noise_var_bounds": (-1e-4, np.inf)}, "0 <= low"),
+        ({"optimizer": "adam"}, "unknown optimizer"),
+    ],
+)
+def test_the_code_s_fit_takes_floors_only_and_its_own_start(change, match):
+    import dataclasses
+
+    with pytest.raises(ValueError, match=match):
+        dataclasses.replace(CODE_FIT, **change)

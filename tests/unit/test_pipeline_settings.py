@@ -14,6 +14,8 @@ import pytest
 import yaml
 from snakemake.utils import update_config
 
+from localbo.full_batch_lbfgs import OPTIMIZERS
+from localbo.gradient_estimation import DESIGN_CRITERIA
 from localbo.hyperparameters import FIT_STARTS
 from localbo.kernels import KERNELS
 from localbo.methods import builtin
@@ -159,6 +161,12 @@ def test_every_schema_enum_is_its_registry_in_the_code():
         "gradient_estimation/properties/kernel": KERNELS,
         "gradient_estimation/properties/fit/properties/start": FIT_STARTS,
         "gradient_estimation/properties/paper_fit/properties/start": FIT_STARTS,
+        "gradient_estimation/properties/fit/properties/optimizer": OPTIMIZERS,
+        "gradient_estimation/properties/paper_fit/properties/optimizer": OPTIMIZERS,
+        "gradient_estimation/properties/design/properties/optimizer": OPTIMIZERS,
+        "gradient_estimation/properties/paper_design/properties/optimizer": OPTIMIZERS,
+        "gradient_estimation/properties/design/properties/criterion": DESIGN_CRITERIA,
+        "gradient_estimation/properties/paper_design/properties/criterion": DESIGN_CRITERIA,
         "gradient_estimation/properties/cases/additionalProperties/properties/function": (
             TEST_FUNCTIONS
         ),
