@@ -86,8 +86,8 @@ def whole_iterations(budget: int, size: int) -> int:
     return -(-budget // size) * size
 
 
-def checked_commit(checkout: Path, code: ReferenceCode) -> str:
-    """The checkout's commit, which must be the code's.
+def checked_commit(checkout: Path, repository: str, commit: str) -> str:
+    """The checkout's commit, which must be `commit` of `repository`.
 
     Raises:
         SystemExit: another commit.
@@ -98,8 +98,8 @@ def checked_commit(checkout: Path, code: ReferenceCode) -> str:
         text=True,
         check=True,
     ).stdout.strip()
-    if not head.startswith(code.commit):
-        raise SystemExit(f"{checkout} is at {head[:7]}, not {code.repository} {code.commit}")
+    if not head.startswith(commit):
+        raise SystemExit(f"{checkout} is at {head[:7]}, not {repository} {commit}")
     return head
 
 
@@ -249,7 +249,7 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
     )
     args = parser.parse_args()
     args.checkout = args.checkout.resolve()
-    commit = checked_commit(args.checkout, code)
+    commit = checked_commit(args.checkout, code.repository, code.commit)
     paths = fig1_paths(args.d, range(*args.paths))
     rows = our_runs(code, paths, args.d, args.budget, args.streams)
     with tempfile.TemporaryDirectory(prefix="reference-") as scratch:
@@ -320,7 +320,7 @@ def traced_run(
     `switches`) as `NAME.npz` in `args.work` (a temporary folder if None), made there first
     unless it is found (a run takes minutes)."""
     args.checkout = args.checkout.resolve()
-    commit = checked_commit(args.checkout, code)
+    commit = checked_commit(args.checkout, code.repository, code.commit)
     with tempfile.TemporaryDirectory(prefix="trace-") as scratch:
         folder = args.work or Path(scratch)
         folder.mkdir(parents=True, exist_ok=True)

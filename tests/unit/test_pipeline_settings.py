@@ -174,7 +174,7 @@ def test_every_schema_enum_is_its_registry_in_the_code():
         "sensitivity/properties/fig3/properties/minimizer/items": tuple(MINIMIZERS),
         "sensitivity/properties/fig3/properties/start_box/items": START_BOXES,
         "sensitivity/properties/gradient_estimation/properties/design/items": PROCEDURES,
-        "sensitivity/properties/gradient_estimation/properties/fit_start/items": FIT_STARTS,
+        "sensitivity/properties/gradient_estimation/properties/fit/items": PROCEDURES,
     }
     declared = {}
     for path in sorted(SCHEMA.parent.glob("*.schema.yaml")):

@@ -12,6 +12,7 @@ import yaml
 
 from localbo.pipeline.paper_claims import CLAIMS, FIG3_PUBLISHED
 from localbo.pipeline.paper_comparison import Ours, PaperComparisonSettings, compare
+from localbo.pipeline.sections import as_config
 from localbo.pipeline.sensitivity import DEFAULT
 from localbo.pipeline.sensitivity_table import TABLE_COLUMNS, amplitude, causes, table
 from localbo.pipeline.settings import load_settings
@@ -65,13 +66,22 @@ def test_each_gradient_setting_changes_one_knob_of_its_procedure(jobs):
             f"{part}.{k}" for part in ("design", "fit") for k in own[part]
             if own[part][k] != mine[part][k]
         }  # fmt: skip
+        if mine["case"] != own["case"]:
+            changed.add("case.noise_std")
+        s = jobs.gradient.settings
         expected = {
-            "design": {"design.restarts", "design.start_std"},
-            "fit_start": {"fit.restarts", "fit.max_iterations", "fit.start"},
+            "design": {f"design.{k}" for k, v in as_config(s.design).items()
+                       if as_config(s.paper_design)[k] != v},
+            "fit": {f"fit.{k}" for k, v in as_config(s.fit).items()
+                    if as_config(s.paper_fit)[k] != v},
             "noise_floor": {"fit.noise_var_bounds"},
             "lengthscale_floor": {"fit.lengthscale_bounds"},
-        }[choice]
+            "noise_std": {"case.noise_std"},
+        }[choice]  # fmt: skip
         assert changed == expected, (name, changed)
+        assert mine["case"]["noise_std"] == (
+            value if choice == "noise_std" else own["case"]["noise_std"]
+        )
 
 
 def test_a_paths_amplitude_is_the_root_mean_square_of_its_weights():

@@ -35,9 +35,14 @@ from typing import Any
 from localbo.gallery.provenance import config_sha256
 from localbo.io import load_json
 from localbo.pipeline.fig1 import table_order
-from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
+from localbo.pipeline.sections import ConfigError, build_all
+from localbo.pipeline.settings import PipelineSettings, merged_config
 
 RunKey = tuple[str, int, float, int]  # method, d, sigma, path
+# The config sections a part's Fig. 1 runs depend on: a replay builds these alone (the others at
+# their defaults, no check across sections), so that a key renamed in another section since the
+# part ran does not stop it
+REPLAYED_SECTIONS = ("seed", "fig1")
 
 
 def run_key(row: dict[str, str]) -> RunKey:
@@ -59,8 +64,9 @@ def fig1_parts(provenance: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSettings:
-    """The settings the run `name` ran with, from the gallery's copies of its config files,
-    merged as Snakemake merges them.
+    """The settings the run `name` ran its Fig. 1 runs with, from the gallery's copies of its
+    config files, merged as Snakemake merges them (`REPLAYED_SECTIONS`; the others at their
+    defaults).
 
     Raises:
         ValueError: a copy is missing, or the copies are not the files the run recorded (their
@@ -76,7 +82,12 @@ def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSet
         copies.append(copy)
     if config_sha256(copies) != part["config_sha256"]:
         raise ValueError(f"{name}: the copies of its configs are not the files it recorded")
-    return load_settings(merged_config(copies))
+    merged = merged_config(copies)
+    replayed = {key: merged[key] for key in REPLAYED_SECTIONS if key in merged}
+    settings, problems = build_all(PipelineSettings, replayed, "")
+    if problems:
+        raise ConfigError(f"{name}: invalid config:\n  " + "\n  ".join(problems))
+    return settings
 
 
 def ran_noise_levels(rows: list[dict[str, str]], methods: Iterable[str]) -> dict[str, list[float]]:

@@ -51,6 +51,7 @@ from localbo.pipeline.fig3 import Fig3Settings
 from localbo.pipeline.gradient_estimation import (
     PROCEDURES,
     GradientEstimationSettings,
+    completed,
     distribution,
     share_closer,
 )
@@ -188,7 +189,9 @@ def ours(
     for name, rows in draws.items():
         case, _, procedure = name.rpartition("_")
         parts = distribution(case, procedure, rows, level)  # a row per component
-        sample = np.array([[_float(r, f"grad_{c['component']}") for c in parts] for r in rows])
+        sample = np.array(
+            [[_float(r, f"grad_{c['component']}") for c in parts] for r in completed(rows)]
+        )
         share = math.nan if parts[0]["share_near_paper"] == "" else parts[0]["share_near_paper"]
         key = f"draws:{case}:{procedure}"
         summary = [Ours("", c["median"], c["low"], c["high"], share=share) for c in parts]

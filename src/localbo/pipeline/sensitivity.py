@@ -16,9 +16,9 @@ row's rule (`localbo.pipeline.paper_comparison`):
 - Fig. 1 (`fig1_median`): local BO at sigma = 0 in d = 50 on Fig. 1's paths, for each number of
   features.
 - Figs. 4 and 5 (`draws:CASE:PROCEDURE`): each procedure (ours, the paper code's) with one of
-  its knobs changed: the design (ours or the paper code's), the fit's start (our random starts
-  or GPyTorch's initial values, with each one's restarts and iterations), the noise variance's
-  and the lengthscale's lower bounds; `draws` draws each.
+  its knobs changed: the design (ours or the paper code's), the fit (ours or the paper code's,
+  whole), the noise variance's and the lengthscale's lower bounds, the observation noise of
+  the cases; `draws` draws each.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from localbo.hyperparameters import FIT_STARTS
 from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.fig3 import RUN_SECONDS, Fig3Jobs
 from localbo.pipeline.gradient_estimation import (
@@ -91,22 +90,24 @@ class Fig1Choices:
 
 @dataclass(frozen=True)
 class GradientChoices:
-    """Figs. 4 and 5's choices (each list holds both procedures' values).
+    """Figs. 4 and 5's choices; a procedure runs each value other than its own.
 
     Attributes:
         draws: draws of each case by each setting.
         design: the design, "ours" or "paper" (the section's `design` or `paper_design`).
-        fit_start: the fit's starts, "random" (`fit`'s) or "gpytorch" (`paper_fit`'s), each with
-            its restarts and iterations.
+        fit: the fit, "ours" or "paper" (`fit` or `paper_fit`, each whole: optimizer, starts,
+            iterations and bounds).
         noise_floor, lengthscale_floor: the lower bounds of the fit's noise variance and
             lengthscale.
+        noise_std: the observation noise of every case.
     """
 
     draws: int = 200
     design: tuple[str, ...] = PROCEDURES
-    fit_start: tuple[str, ...] = FIT_STARTS
+    fit: tuple[str, ...] = PROCEDURES
     noise_floor: tuple[float, ...] = (1e-6, 1e-4, 1e-2)
     lengthscale_floor: tuple[float, ...] = (1e-4, 0.1)
+    noise_std: tuple[float, ...] = (0.0, 0.01)
 
 
 @dataclass(frozen=True)
@@ -251,14 +252,16 @@ class SensitivityJobs:
         return settings
 
     def gradient_own(self, procedure: str) -> dict[str, Any]:
-        """A procedure's own value of each choice."""
+        """A procedure's own value of each choice (the noise: the cases', if they share one)."""
         s = self.gradient.settings
         fit = s.paper_fit if procedure == "paper" else s.fit
+        noise = {s.cases.cases[c].noise_std for c in self.gradient.distributed}
         return {
             "design": procedure,
-            "fit_start": "gpytorch" if fit.start == "gpytorch" else "random",
+            "fit": procedure,
             "noise_floor": fit.noise_var_bounds[0],
             "lengthscale_floor": fit.lengthscale_bounds[0],
+            "noise_std": noise.pop() if len(noise) == 1 else None,
         }
 
     def gradient_files(self, pattern: str) -> list[str]:
@@ -276,20 +279,20 @@ class SensitivityJobs:
         base = self.gradient.draw_params(_Wildcards(wildcards.case, procedure))
         design = s.paper_design if procedure == "paper" else s.design
         fit = s.paper_fit if procedure == "paper" else s.fit
+        case = base["case"]
         if choice == "design":
             design = s.paper_design if value == "paper" else s.design
-        elif choice == "fit_start":
-            other = s.paper_fit if value == "gpytorch" else s.fit
-            fit = dataclasses.replace(
-                fit, restarts=other.restarts, max_iterations=other.max_iterations,
-                start=other.start,
-            )  # fmt: skip
+        elif choice == "fit":
+            fit = s.paper_fit if value == "paper" else s.fit
         elif choice == "noise_floor":
             fit = dataclasses.replace(fit, noise_var_bounds=(value, fit.noise_var_bounds[1]))
-        else:
+        elif choice == "lengthscale_floor":
             fit = dataclasses.replace(fit, lengthscale_bounds=(value, fit.lengthscale_bounds[1]))
+        else:
+            case = {**case, "noise_std": value}
         return {
             **base,
+            "case": case,
             "design": as_config(design),
             "fit": as_config(fit),
             "draws": self.settings.gradient_estimation.draws,

@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from localbo.pipeline.gradient_estimation import PROCEDURES
+from localbo.pipeline.gradient_estimation import PROCEDURES, completed
 from localbo.pipeline.sensitivity import DEFAULT
 
 TABLE_COLUMNS = [
@@ -112,7 +112,9 @@ def table(
         }
         for name, (choice, value) in own.items():
             for case in settings["cases"]:
-                draws = gradient[f"{DEFAULT}-{procedure}" if name == DEFAULT else name, case]
+                draws = completed(
+                    gradient[f"{DEFAULT}-{procedure}" if name == DEFAULT else name, case]
+                )
                 components = sorted(k for k in draws[0] if k.startswith("grad_"))
                 sample = np.array([[float(r[k]) for k in components] for r in draws])
                 single = sample[:, 0] if sample.shape[1] == 1 else None
