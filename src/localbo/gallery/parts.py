@@ -36,7 +36,7 @@ from localbo.gallery.provenance import config_sha256
 from localbo.io import load_json
 from localbo.pipeline.fig1 import table_order
 from localbo.pipeline.sections import ConfigError, build_all
-from localbo.pipeline.settings import PipelineSettings, merged_config
+from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 RunKey = tuple[str, int, float, int]  # method, d, sigma, path
 # The config sections a part's Fig. 1 runs depend on: a replay builds these alone (the others at
