@@ -7,6 +7,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     from pathlib import Path
 
     from localbo.io import blank_nan, load_csv, save_csv
+    from localbo.pipeline.paper_code import causes as code_causes
     from localbo.pipeline.paper_comparison import (
         COLUMNS,
         PaperComparisonSettings,
@@ -28,6 +29,12 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         smk.params.seed,
     )
     study = causes(load_csv(smk.input.sensitivity))
+    study = code_causes(
+        load_csv(smk.input.code_numbers),
+        load_csv(smk.input.code_draws),
+        smk.params.departures,
+        study,
+    )
     table = compare(values, smk.params.comparable, settings, smk.params.seed, study)
     save_csv(smk.output[0], blank_nan(table), COLUMNS)
     for row in table:

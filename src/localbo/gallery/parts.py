@@ -82,9 +82,22 @@ def part_settings(part: dict[str, Any], name: str, gallery: Path) -> PipelineSet
         copies.append(copy)
     if config_sha256(copies) != part["config_sha256"]:
         raise ValueError(f"{name}: the copies of its configs are not the files it recorded")
-    merged = merged_config(copies)
-    replayed = {key: merged[key] for key in REPLAYED_SECTIONS if key in merged}
-    settings, problems = build_all(PipelineSettings, replayed, "")
+    return sections_settings(merged_config(copies), REPLAYED_SECTIONS, name)
+
+
+def sections_settings(
+    config: dict[str, Any], sections: tuple[str, ...], name: str
+) -> PipelineSettings:
+    """The typed settings of some sections of a run's merged config (the others at their
+    defaults, no check across sections): what a reader of an older run needs, whatever keys
+    the other sections have renamed since.
+
+    Raises:
+        ConfigError: a problem in those sections, each on a line, after the run's `name`.
+    """
+    settings, problems = build_all(
+        PipelineSettings, {k: config[k] for k in sections if k in config}, ""
+    )
     if problems:
         raise ConfigError(f"{name}: invalid config:\n  " + "\n  ".join(problems))
     return settings

@@ -140,6 +140,16 @@ class GradientEstimationSettings:
     draws: int = 200
     paper_design: QueryDesignSettings = field(default_factory=lambda: PAPER_DESIGN)
 
+    def departures(self) -> str:
+        """How our procedure departs from the paper code's: the keys of `design` and `fit` that
+        differ from `paper_design` and `paper_fit`, each with ours and (the code's)."""
+        from localbo.pipeline.paper_code import departures
+
+        return (
+            f"design ({departures(self.design, self.paper_design)}) and fit "
+            f"({departures(self.fit, self.paper_fit)})"
+        )
+
     def check(self) -> list[str]:
         """Panels name existing cases of the right dimension (Fig. 4: 2, Fig. 5: 1); the fits'
         boxes check themselves (`FitSettings`)."""
@@ -196,6 +206,16 @@ class GradientEstimationJobs:
         """The cases drawn many times: those fitted by our procedure (a `fit: paper` case is
         the paper's procedure on our design, which the paper's procedure covers)."""
         return [n for n, c in self.settings.cases.cases.items() if c.fit == "default"]
+
+    def code_cases(self) -> dict[str, dict[str, Any]]:
+        """The drawn cases the paper's code ran (`localbo.pipeline.paper_code`): those named and
+        set as the paper's, name -> the case's config."""
+        paper = _paper_cases()
+        return {
+            name: as_config(case)
+            for name, case in self.settings.cases.cases.items()
+            if name in self.distributed and paper.get(name) == case
+        }
 
     def draw_files(self, pattern: str) -> list[str]:
         """Every (case, procedure) job's file, from the rule's output pattern."""

@@ -83,20 +83,30 @@ class PaperComparisonSettings:
         false_disagreement: alpha, the rate at which every rule over random draws calls a
             number drawn as ours inconsistent (the verdict: inconsistent when p <= alpha); the
             bootstrap interval of Fig. 1's median and the bands of the draws are at 1 - alpha.
-        resamples: bootstrap resamples of Fig. 1's median.
+        resamples: bootstrap resamples of Fig. 1's median and of the differences of medians
+            against the paper's code.
+        code_tolerance: how far (each end of its interval at 1 - alpha) the difference of a
+            component's medians, ours minus the paper code's, may lie from 0 for our draws to
+            agree with the code's (`localbo.pipeline.paper_code`).
     """
 
     false_disagreement: float = 0.1
     resamples: int = 9999
+    code_tolerance: float = 0.05
 
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
+        errors = []
         if not 0 < self.false_disagreement < 1:
-            return [
+            errors.append(
                 "paper_comparison.false_disagreement: must be in (0, 1), got "
                 f"{self.false_disagreement}"
-            ]
-        return []
+            )
+        if not self.code_tolerance > 0:
+            errors.append(
+                f"paper_comparison.code_tolerance: must be positive, got {self.code_tolerance}"
+            )
+        return errors
 
 
 @dataclass(frozen=True)

@@ -30,15 +30,19 @@ from localbo.gallery.summary.paper import (
     fig2_slopes,
     fig3,
     fig4_paper_fit,
+    paper_code_cpu,
+    paper_code_reference,
     readme_figures,
     verdicts,
 )
 
 BLOCK = re.compile(r"(<!-- gallery: (\w+) -->\n)(.*?)([ \t]*<!-- /gallery -->)", re.S)
-DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md")
+DOCUMENTS = ("README.md", "docs/figures.md", "docs/methods.md", "docs/costs.md")
 # The methods checked against their authors' code whose results docs/methods.md quotes
 # (bench/METHOD_against_reference.py, bench/results/METHOD_reference.jsonl)
 CHECKED_AGAINST_REFERENCE = ("mpd", "minucb", "nestbo")
+# The paper's own code, checked the same way (bench/paper_code_against_reference.py)
+CHECKED_PAPER_CODE = "paper_code"
 
 
 BLOCKS: dict[str, Callable[[Path], str]] = {
@@ -52,6 +56,8 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "method_comparison": method_comparison,
     "mpd_pair": mpd_pair,
     "fig2_slopes": fig2_slopes,
+    f"{CHECKED_PAPER_CODE}_reference": paper_code_reference,
+    "paper_code_cpu": paper_code_cpu,
     "fig3": fig3,
     "rates": rates,
     "landscape": landscape,

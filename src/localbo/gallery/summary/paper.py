@@ -3,14 +3,24 @@ bullets on the paper's figures, the comparison table, Figs. 2, 3 and 4."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
-from localbo.gallery.summary.text import fmt, paper_row, percent, span, table, wrap
+from localbo.gallery.parts import sections_settings
+from localbo.gallery.summary.text import (
+    fmt,
+    paper_row,
+    percent,
+    span,
+    table,
+    table_and_text,
+    wrap,
+)
 from localbo.io import load_json
-from localbo.pipeline.settings import load_settings, merged_config
+from localbo.pipeline.settings import merged_config
 
 
 def _deciding(gallery: Path) -> pd.DataFrame:
@@ -142,7 +152,7 @@ def fig4_paper_fit(gallery: Path) -> str:
 def comparison(gallery: Path) -> str:
     """docs/figures.md's table of the comparison's verdicts."""
     lines = [
-        "| number | paper | ours | p | verdict | cause (sensitivity study) |",
+        "| number | paper | ours | p | verdict | cause |",
         "| --- | --- | --- | ---: | --- | --- |",
     ]
     for r in _deciding(gallery).itertuples():
@@ -156,13 +166,7 @@ def comparison(gallery: Path) -> str:
         p = "" if pd.isna(r.p_value) else f"{r.p_value:.2g}"
         cause = r.cause if isinstance(r.cause, str) else ""
         if cause.startswith("none of"):  # the settings tried are the sensitivity study's
-            cause = "none of those tried"
-        elif cause:  # "a = 1; a = 2; b = 3" as "a 1, 2; b 3"
-            values: dict[str, list[str]] = {}
-            for setting in cause.split("; "):
-                choice, _, value = setting.partition(" = ")
-                values.setdefault(choice, []).append(value)
-            cause = "; ".join(f"{c} {', '.join(v)}" for c, v in values.items())
+            cause = "none of the sensitivity study's settings"
         lines.append(f"| {r.quantity}{at} | {r.paper} | {ours} | {p} | {r.verdict} | {cause} |")
     return "\n".join(lines) + "\n"
 
@@ -178,11 +182,13 @@ def fig2_slopes(gallery: Path) -> str:
     )
 
 
-def _run_settings(gallery: Path, figure: str) -> Any:
-    """The typed settings of the last run that made `figure`, from the gallery's config copies."""
+def _run_settings(gallery: Path, figure: str, sections: tuple[str, ...]) -> Any:
+    """The typed settings of `sections` of the last run that made `figure`, from the gallery's
+    config copies."""
     provenance = load_json(gallery / "provenance.json")
-    run = provenance["runs"][provenance["figures"][figure]["runs"][-1]]
-    return load_settings(merged_config([gallery.parent.parent / c for c in run["configs"]]))
+    name = provenance["figures"][figure]["runs"][-1]
+    configs = [gallery.parent.parent / c for c in provenance["runs"][name]["configs"]]
+    return sections_settings(merged_config(configs), sections, name)
 
 
 def fig3(gallery: Path) -> str:
@@ -191,7 +197,7 @@ def fig3(gallery: Path) -> str:
     k1 = paper_row(gallery, "median single local solution (k = 1)")
     paths = 1 + table(gallery, "fig3-other_paths")["path"].nunique()
     study = table(gallery, "sensitivity-fig3_paths")
-    ours = _run_settings(gallery, "sensitivity").fig3_jobs().num_features
+    ours = _run_settings(gallery, "sensitivity", ("seed", "fig1", "fig3")).fig3_jobs().num_features
     study["features"] = study["value"].where(study["choice"] != "ours", ours)
     features = study[study["choice"].isin(["ours", "num_features"])].astype({"features": int})
     medians = (features["k1"] / features["amplitude"]).groupby(features["features"]).median()
@@ -206,4 +212,59 @@ def fig3(gallery: Path) -> str:
         f"{k1.p_value:.2g}). With {counts} features the sensitivity study's median single run, "
         f"each path divided by its amplitude, is {values} (the paper's path "
         f"{fmt(best.loc[1, 'paper_median'])})."
+    )
+
+
+def _paper_code_rows(gallery: Path, part: str) -> list[dict]:
+    """The rows of one part of bench/results/paper_code_reference.jsonl (the results sit in
+    bench/results/ beside the gallery's folder, figures/, in the repository)."""
+    path = gallery.parents[1] / "bench" / "results" / "paper_code_reference.jsonl"
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    return [r for r in rows if r["part"] == part]
+
+
+def paper_code_reference(gallery: Path) -> str:
+    """docs/methods.md's account of our paper procedure on the paper code's own inputs, per
+    case (bench/paper_code_against_reference.py, its gradient part)."""
+    rows = _paper_code_rows(gallery, "gradient")
+    summaries = {r["summary"]: r for r in rows if "summary" in r}
+    lines = ["| case | draws | the code stopped | grad mu within 1e-3 | largest design difference |"
+             " largest grad mu difference |", "|---|---|---|---|---|---|"]  # fmt: skip
+    for name, r in summaries.items():
+        if not name.startswith("side by side: "):
+            continue
+        completed = r["draws"] - r["code_failed"]
+        lines.append(
+            f"| {name.removeprefix('side by side: ')} | {r['draws']} | {r['code_failed']} | "
+            f"{r['grad_mu_within_1e-3']} of {completed} | {r['design_difference']['max']:.1g} | "
+            f"{r['grad_mu_difference']['max']:.2g} |"
+        )
+    first = rows[0]
+    return table_and_text(
+        lines,
+        f"The code at commit {first['commit'][:7]}, ours at {first['localbo']}: seed 4321 and "
+        f"seeds 0-{max(r['seed'] for r in rows if 'seed' in r and r['seed'] != 4321)} of each "
+        "case. A design difference is the largest coordinate of ours minus the code's from the "
+        "code's start; a grad mu difference the largest component of ours minus the code's on "
+        "the code's design and observations.",
+    )
+
+
+def paper_code_cpu(gallery: Path) -> str:
+    """docs/costs.md's CPU seconds per draw of the paper's code and of our two procedures."""
+    rows = _paper_code_rows(gallery, "gradient")
+    lines = ["| case | the paper's code | our paper procedure | our procedure | code / paper "
+             "procedure |", "|---|---|---|---|---|"]  # fmt: skip
+    for r in rows:
+        if r.get("summary", "").startswith("CPU seconds per draw: "):
+            lines.append(
+                f"| {r['summary'].removeprefix('CPU seconds per draw: ')} | {r['code']:.2f} | "
+                f"{r['paper procedure']:.3f} | {r['ours procedure']:.3f} | "
+                f"{r['code / paper procedure']:.1f} |"
+            )
+    timed = next(r["timed_draws"] for r in rows if "timed_draws" in r)
+    return table_and_text(
+        lines,
+        "Median CPU seconds of one draw, one thread each: the code over its draws (torch 2.0.1, "
+        f"float64, on the CPU), ours over the first {timed} draws of each case.",
     )
