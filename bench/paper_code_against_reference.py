@@ -15,8 +15,9 @@ script runs in this project's environment. Parts (--parts):
   procedure (`gradient_estimation.paper_design` and `paper_fit` of config/config.yaml) on each
   draw's own inputs: the design from the code's start, the fit and grad mu on the code's design
   and observations (source "ours on the code's inputs"), and per case how far they lie from
-  the code's. Then the CPU seconds per draw of the code and of our two procedures (the first
-  --timed draws of each case, one BLAS thread). Writes the code's estimates to
+  the code's, and whether our fit stops on the draws the code stopped on. Then the median CPU
+  seconds per draw: of the code over its completed draws, of our two procedures over the first
+  --timed draws of each case (one BLAS thread). Writes the code's estimates to
   config/paper/paper_code_draws.csv, which the pipeline's paper comparison reads.
 - optimizer: the code's FullBatchLBFGS alone on Rosenbrock (source "paper code optimizer"), the
   rows `tests/unit/test_full_batch_lbfgs.py` holds `localbo.full_batch_lbfgs` to.
@@ -42,6 +43,7 @@ are kept there and a run that stopped resumes; the error-function rows of runs w
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import subprocess
@@ -52,9 +54,10 @@ from pathlib import Path
 
 import numpy as np
 from full_run import code_version, one_core  # bench/, the script's folder
+from paper_code_driver import CASES, integers
 from reference_check import checked_commit
 
-from localbo.hyperparameters import fitted_gp
+from localbo.hyperparameters import FitFailed, fitted_gp
 from localbo.io import load_csv, save_csv
 from localbo.kernels import make_kernel
 from localbo.pipeline.gradient_estimation import GradientEstimationJobs, run_job
@@ -92,7 +95,7 @@ def code_gradient_rows(args: argparse.Namespace, work: Path) -> list[dict]:
     """The code's draws, in --jobs processes, each a share of the seeds."""
     seeds = ["4321", *args.seeds]
     parts = [work / f"gradient-{k}.jsonl" for k in range(args.jobs)]
-    expanded = [s for text in seeds for s in _integers(text)]
+    expanded = [s for text in seeds for s in integers(text)]
 
     def run(k: int) -> None:
         share = [str(s) for s in expanded[k :: args.jobs]]
@@ -100,16 +103,10 @@ def code_gradient_rows(args: argparse.Namespace, work: Path) -> list[dict]:
 
     with ThreadPoolExecutor(args.jobs) as pool:
         list(pool.map(run, range(args.jobs)))
-    rows = read_rows(parts)
-    return sorted(rows, key=lambda r: (list(CASES).index(r["case"]), r["seed"]))
-
-
-def _integers(text: str) -> list[int]:
-    first, _, stop = text.partition(":")
-    return list(range(int(first), int(stop))) if stop else [int(first)]
-
-
-CASES = ("quadratic_n5", "l1_n5", "l1_n10", "relu_n2", "relu_n4")
+    wanted = set(expanded)  # a (case, seed) once, whatever --jobs earlier runs of --work had
+    rows = {(r["case"], r["seed"]): r for r in read_rows(sorted(work.glob("gradient-*.jsonl")))}
+    kept = [r for key, r in rows.items() if key[1] in wanted]
+    return sorted(kept, key=lambda r: (list(CASES).index(r["case"]), r["seed"]))
 
 
 def side_by_side(row: dict, jobs: GradientEstimationJobs) -> dict:
@@ -130,9 +127,14 @@ def side_by_side(row: dict, jobs: GradientEstimationJobs) -> dict:
         "criterion": criterion,
         "criterion_difference": criterion - row["design_criterion"],
     }
+    try:
+        fit = fit_hyperparameters(s.kernel, Z, y, None, s.paper_fit)
+    except FitFailed as failure:  # as the code stops (or not: then without code_error)
+        return {**out, "fit_failed": str(failure)} | (
+            {"code_error": row["error"]} if "error" in row else {}
+        )
     if "error" in row:
-        return {**out, "code_error": row["error"]}
-    fit = fit_hyperparameters(s.kernel, Z, y, None, s.paper_fit)
+        return {**out, "code_error": row["error"], "fit_failed": ""}
     g = fitted_gp(s.kernel, fit.params, Z, y).grad_mean(x)
     code = row["fit"]
     theta = [code["mean"], *np.log([code["lengthscale"], code["outputscale"], code["noise_var"]])]
@@ -160,7 +162,8 @@ def our_cpu(jobs: GradientEstimationJobs, case: str, procedure: str, draws: int)
     with one_core():
         for draw in range(draws):
             started = time.process_time()
-            run_job(params, draw)
+            with contextlib.suppress(FitFailed):  # a failed draw costs its time all the same
+                run_job(params, draw)
             seconds.append(time.process_time() - started)
     return float(np.median(seconds))
 
@@ -179,11 +182,16 @@ def gradient_part(args: argparse.Namespace, work: Path) -> list[dict]:
         mine = [r for r in ours if r["case"] == case]
         done = [r for r in mine if "grad_mu" in r]
         code_cpu = [r["cpu_seconds"] for r in code if r["case"] == case and "error" not in r]
+        stopped = [r for r in mine if "code_error" in r]
         rows.append(
             {
                 "summary": f"side by side: {case}",
                 "draws": len(mine),
-                "code_failed": len(mine) - len(done),
+                "code_failed": len(stopped),
+                "ours_failed_where_code_failed": sum(bool(r["fit_failed"]) for r in stopped),
+                "ours_failed_where_code_did_not": sum(
+                    bool(r.get("fit_failed")) and "code_error" not in r for r in mine
+                ),
                 "design_difference": quantiles([r["design_difference"] for r in mine]),
                 "criterion_difference": quantiles([abs(r["criterion_difference"]) for r in mine]),
                 "grad_mu_difference": quantiles([r["grad_mu_difference"] for r in done]),

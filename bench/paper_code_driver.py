@@ -20,19 +20,22 @@ imports nothing of `localbo`, only numpy, torch, gpytorch and the checkout's mod
   "matern", noise = stddev^2), torch seeded with 4321 once before the points, as the scripts'
   main seeds before its loop, on "cpu". The function returns the last of its tries; every
   try's value is recorded too. Its number of tries is the script's 5, or fewer with `--tries`
-  (which sets the module's `range` for that call: the one knob the cost needs).
+  (which sets the module's `range` for that call: the one knob the cost needs). The points draw
+  from one stream in the order given, so a point's starts depend on the points before it in
+  that run (a resumed run draws the rest from a fresh stream).
 
 Recording wraps `get_query_points` and `update_model` in the namespace of the module that calls
 them (each wrapper calls the original and returns what it returned) and reads the model they
 leave; nothing of the code's computation is changed. The design's starting perturbation is
 re-drawn from a copy of torch's generator state taken before the call (utils.py draws it first,
-line 34), so the global stream is untouched. What the code prints goes to /dev/null.
+line 34), so the global stream is untouched. The CPU seconds of a draw leave out the recording's
+own work. What the code prints goes to /dev/null.
 
 One JSON line per draw (gradient) or point (error function), appended to --out; a (case, seed)
 or (d, b) already in --out is skipped, so a stopped run resumes. Where the code raises (its fit
-can step to a lengthscale that underflows to 0 and stop with linear_operator's NanError), the
-line holds what the draw reached (its design and observations) and `error`, the exception's
-name and message.
+can step to a lengthscale so short that GPyTorch's squared distances overflow, and stop with
+linear_operator's NanError), the line holds what the draw reached (its design and
+observations) and `error`, the exception's name and message.
 
     PAPER_PYTHON bench/paper_code_driver.py --checkout DIR gradient --cases quadratic_n5 \\
         --seeds 4321 0:200 --out FILE.jsonl
@@ -89,7 +92,7 @@ class Recorder:
     """Wraps the design and fit steps of one module and keeps what they return."""
 
     def __init__(self, module, utils):
-        self.module, self.record = module, {}
+        self.record, self.overhead = {}, 0.0  # what was recorded; CPU seconds spent recording
         self.get_query_points, self.update_model = utils.get_query_points, utils.update_model
         module.get_query_points = self.design
         if hasattr(module, "update_model"):
@@ -98,13 +101,17 @@ class Recorder:
     def design(self, model, likelihood, x, batch_size):
         import torch
 
+        started = time.process_time()
         generator = torch.Generator()
         generator.set_state(torch.get_rng_state())
         d = x.size(-1)
         normal = torch.randn(batch_size, d, dtype=x.dtype, generator=generator)
+        self.overhead += time.process_time() - started
         started = time.process_time()
         z, loss = self.get_query_points(model, likelihood, x, batch_size)
+        seconds = time.process_time() - started
         value_variance, gradient_trace = joint_trace_parts(model, x, z)
+        self.overhead += time.process_time() - started - seconds
         self.record.setdefault("tries", []).append(
             {
                 "start": (x + 1e-4 / math.sqrt(d) * normal).tolist(),
@@ -112,7 +119,7 @@ class Recorder:
                 "criterion": loss,
                 "value_variance": value_variance,
                 "gradient_trace": gradient_trace,
-                "cpu_seconds": time.process_time() - started,
+                "cpu_seconds": seconds,
             }
         )
         return z, loss
@@ -127,6 +134,7 @@ class Recorder:
         mll = gpytorch.mlls.ExactMarginalLogLikelihood(likelihood, model)
         with torch.no_grad(), gpytorch.settings.fast_computations(False, False, False):
             log_likelihood = float(mll(model(train_x), train_y)) * len(train_y)
+        self.overhead += time.process_time() - started - seconds
         self.record["fit"] = {
             "mean": float(model.mean_module.constant),
             "lengthscale": float(model.covar_module.base_kernel.lengthscale),
@@ -161,7 +169,7 @@ def gradient_draw(case, seed, modules):
         g, _, _ = ge.test(objective=objective, x=x, batch_size=batch_size, device=DEVICE)
     except Exception as error:  # the code stopped: the draw keeps what it reached
         row["error"] = f"{type(error).__name__}: {error}"
-    seconds = time.process_time() - started
+    seconds = time.process_time() - started - recorder.overhead
     (design,) = recorder.record["tries"]
     row |= {
         "start": design["start"],

@@ -106,10 +106,12 @@ def _direction(gradient: np.ndarray, pairs: list[tuple[np.ndarray, np.ndarray]],
 
 def _quadratic_step(alpha: float, f_a: float, g_a: float, beta: float, f_b: float) -> float:
     """The minimizer of the quadratic with value f_a and slope g_a at alpha and value f_b at
-    beta, clipped to [alpha, beta]."""
-    curvature = -(f_a - f_b - g_a * (alpha - beta)) / (alpha - beta) ** 2
-    step = alpha - g_a / (2.0 * curvature)
-    return min(max(min(alpha, beta), step), max(alpha, beta))
+    beta, clipped to [alpha, beta], in numpy's arithmetic as the code's `polyinterp` (a flat
+    quadratic gives an infinite step, which the clip bounds; a NaN stays NaN)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        curvature = -(f_a - f_b - g_a * (alpha - beta)) / np.float64(alpha - beta) ** 2
+        step = alpha - g_a / (2.0 * curvature)
+    return float(np.minimum(np.maximum(min(alpha, beta), step), max(alpha, beta)))
 
 
 def minimize(
@@ -168,7 +170,7 @@ def minimize(
                 beta, f_b = t, new_value
             else:
                 new_slope = float(new_gradient @ d)
-                if new_slope >= s.c2 * slope:
+                if not new_slope < s.c2 * slope:  # as the code tests it: a NaN slope accepts
                     break
                 alpha, f_a, g_a = t, new_value, new_slope
             if not np.isfinite(f_b):

@@ -42,8 +42,9 @@ LOG_2PI = np.log(2.0 * np.pi)
 
 
 class FitFailed(ArithmeticError):
-    """The paper code's fit stepped to a hyperparameter that underflows to 0, where its kernel
-    matrix is not finite: the paper's code stops there too (linear_operator's NanError)."""
+    """The paper code's fit stepped to a lengthscale so short that GPyTorch's squared distances
+    overflow (`gpytorch_distances_overflow`): the code's kernel matrix is NaN off its diagonal
+    there and it stops with linear_operator's NanError, and so does this fit."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +156,7 @@ def negative_log_marginal_likelihood(
     """
     m, ell, s2, noise = _unpack(theta)
     n = len(y)
-    R = kernel.with_params(ell, s2).distance(X, X)
+    R = kernel.with_params(ell, 1.0).distance(X, X)  # s2 may underflow to 0 (the code's fit)
     Phi, slope = kernel.value_and_slope(R)
     K = s2 * Phi
     K[np.diag_indices_from(K)] += noise
@@ -201,7 +202,8 @@ def fit_hyperparameters(
     start: Hyperparameters | None = None,
     fixed_mean: bool = False,
 ) -> FitResult:
-    """ML-II: minimize N(theta) by L-BFGS-B from `restarts` random starts.
+    """ML-II: minimize N(theta) by L-BFGS-B from `restarts` random starts, or as the paper's
+    code does (`FitSettings.optimizer` "full_batch_lbfgs": one deterministic run, `rng` unused).
 
     Starts draw (log l, log s2, log sigma^2) uniformly in the log box and m uniformly between
     min(y) and max(y).
@@ -219,6 +221,9 @@ def fit_hyperparameters(
 
     Returns:
         A `FitResult`.
+
+    Raises:
+        FitFailed: the full_batch_lbfgs fit stepped where the paper's code stops.
     """
     from scipy.optimize import minimize
 
@@ -227,6 +232,8 @@ def fit_hyperparameters(
     X = np.asarray(X, dtype=float).reshape(len(y), -1)
     y = np.asarray(y, dtype=float)
     if settings.optimizer == "full_batch_lbfgs":
+        if start is not None or fixed_mean:
+            raise ValueError("the full_batch_lbfgs fit starts where GPyTorch does, its mean free")
         return _fit_as_gpytorch(kernel, X, y, settings)
     box = settings.log_box()
     lo, hi = (0.0, 0.0) if fixed_mean else (float(np.min(y)), float(np.max(y)))
@@ -291,17 +298,37 @@ def gpytorch_loss(
         (value, grad) with grad the (4,) gradient in raw.
 
     Raises:
-        FitFailed: a positive hyperparameter is 0 (softplus underflows below raw -745).
+        FitFailed: the lengthscale is so short that GPyTorch's squared distances overflow
+            (`gpytorch_distances_overflow`), where the paper's code stops.
     """
     positive = floors + softplus(raw[1:])
-    if not np.all(positive > 0):
-        raise FitFailed(f"the fit stepped to raw parameters {raw.tolist()}: a hyperparameter is 0")
-    theta = np.concatenate([raw[:1], np.log(positive)])
+    if gpytorch_distances_overflow(X, positive[0]):
+        raise FitFailed(f"the fit stepped to raw parameters {raw.tolist()}, where GPyTorch's "
+                        "squared distances overflow")  # fmt: skip
+    with np.errstate(divide="ignore"):  # an outputscale underflowing to 0 (GPyTorch goes on)
+        theta = np.concatenate([raw[:1], np.log(positive)])
     value, grad = negative_log_marginal_likelihood(theta, kernel, X, y)
-    # d log p / d raw = softplus'(raw) / p, softplus' the logistic function (1 above the threshold)
+    # d log p / d raw = softplus'(raw) / p, softplus' the logistic function (1 above the
+    # threshold); where p underflows to 0, so does softplus', and the gradient is 0
     slope = np.where(raw[1:] > SOFTPLUS_THRESHOLD, 1.0, 0.5 * (1.0 + np.tanh(raw[1:] / 2.0)))
+    raw_grad = np.divide(grad[1:] * slope, positive, out=np.zeros(3), where=positive > 0)
     n = len(y)
-    return value / n, np.concatenate([grad[:1], grad[1:] * slope / positive]) / n
+    return value / n, np.concatenate([grad[:1], raw_grad]) / n
+
+
+def gpytorch_distances_overflow(X: np.ndarray, lengthscale: float) -> bool:
+    """Whether GPyTorch's Matern kernel of X (n, d) at this lengthscale has non-finite squared
+    distances off its diagonal: it centres X and divides by the lengthscale
+    (`MaternCovariance.forward`), centres again and expands ||a - b||^2 = ||a||^2 + ||b||^2 -
+    2 a.b (`gpytorch.kernels.kernel.sq_dist`), which overflows to inf - inf once the squared
+    norms pass the float64 range, and sets the diagonal to 0."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        scaled = (X - X.mean(axis=0)) / lengthscale
+        scaled = scaled - scaled.mean(axis=0)
+        norms = np.sum(scaled**2, axis=1)
+        squared = -2.0 * scaled @ scaled.T + norms[:, None] + norms[None, :]
+    np.fill_diagonal(squared, 0.0)
+    return not np.all(np.isfinite(squared))
 
 
 def _fit_as_gpytorch(kernel: Kernel, X: np.ndarray, y: np.ndarray, s: FitSettings) -> FitResult:

@@ -145,10 +145,15 @@ class GradientEstimationSettings:
         differ from `paper_design` and `paper_fit`, each with ours and (the code's)."""
         from localbo.pipeline.paper_code import departures
 
-        return (
-            f"design ({departures(self.design, self.paper_design)}) and fit "
-            f"({departures(self.fit, self.paper_fit)})"
-        )
+        parts = [
+            f"{name} ({keys})"
+            for name, keys in (
+                ("design", departures(self.design, self.paper_design)),
+                ("fit", departures(self.fit, self.paper_fit)),
+            )
+            if keys
+        ]
+        return " and ".join(parts) or "no setting"
 
     def check(self) -> list[str]:
         """Panels name existing cases of the right dimension (Fig. 4: 2, Fig. 5: 1); the fits'
