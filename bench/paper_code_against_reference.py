@@ -19,6 +19,10 @@ script runs in this project's environment. Parts (--parts):
   seconds per draw: of the code over its completed draws, of our two procedures over the first
   --timed draws of each case (one BLAS thread). Writes the code's estimates to
   config/paper/paper_code_draws.csv, which the pipeline's paper comparison reads.
+- basins: where the designs end, for --basin-cases: the share of the code's designs in each
+  local minimum of its criterion (told apart by the criterion's value, `BASIN_EDGES`) over
+  seeds 0-199 and over --basin-seeds, beside the share of --basin-draws designs of our paper
+  procedure: whether our paper procedure's draws and the code's 200 differ by their sampling.
 - optimizer: the code's FullBatchLBFGS alone on Rosenbrock (source "paper code optimizer"), the
   rows `tests/unit/test_full_batch_lbfgs.py` holds `localbo.full_batch_lbfgs` to.
 - error_function: Fig. 2's error function by the code's `evaluate_error_functions` at --points
@@ -233,6 +237,52 @@ def load_config() -> dict:
     return yaml.safe_load((ROOT / "config" / "config.yaml").read_text())
 
 
+# The criterion's values that separate the local minima a design ends in, per case (read off the
+# code's draws: the ReLU with n = 4 ends near 0.0107, 0.0132 or 0.0152; the l1 norm with n = 5
+# near 0.0267 or 0.0310)
+BASIN_EDGES = {"relu_n4": (0.012, 0.014), "l1_n5": (0.028,), "quadratic_n5": (0.028,)}
+
+
+def basins_part(args: argparse.Namespace, work: Path) -> list[dict]:
+    from localbo.gradient_estimation import design_queries
+    from localbo.seeding import rng_for
+
+    s = load_settings(load_config()).gradient_estimation
+    out = work / "basins.jsonl"
+    driver(args, "gradient", ["--cases", *args.basin_cases, "--seeds", *args.basin_seeds], out)
+    extra = read_rows([out])
+    # the gradient part's draws, seeds 0-199 and 4321
+    first = [r for r in read_rows([args.out]) if r.get("source") == "paper code"]
+    rows = []
+    for case in args.basin_cases:
+        edges, c = BASIN_EDGES[case], s.cases.cases[case]
+
+        def shares(values: list[float], edges: tuple[float, ...] = edges) -> list[float]:
+            counts = np.bincount(np.digitize(values, edges), minlength=len(edges) + 1)
+            return (counts / counts.sum()).tolist()
+
+        rng = rng_for(0, "bench", "basins", case)
+        ours = [
+            design_queries(s.kernel, np.array(c.x), c.n, rng, s.paper_design)[0].value
+            for _ in range(args.basin_draws)
+        ]
+        code_first = [
+            r["design_criterion"] for r in first if r["case"] == case and r["seed"] != 4321
+        ]
+        code_more = [r["design_criterion"] for r in extra if r["case"] == case]
+        rows.append(
+            {
+                "summary": f"design basins: {case}",
+                "edges": list(edges),
+                "code, seeds 0-199": shares(code_first),
+                f"code, seeds {' '.join(args.basin_seeds)}": shares(code_more),
+                f"paper procedure, {len(ours)} draws": shares(ours),
+                "draws": [len(code_first), len(code_more), len(ours)],
+            }
+        )
+    return rows
+
+
 def optimizer_part(args: argparse.Namespace, work: Path) -> list[dict]:
     out = work / "optimizer.jsonl"
     driver(args, "optimizer", [], out)
@@ -285,6 +335,9 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="+", default=["0:200"], help="besides 4321: N or A:B")
     parser.add_argument("--jobs", type=int, default=2, help="code processes at once (gradient)")
     parser.add_argument("--timed", type=int, default=20, help="our draws timed per case")
+    parser.add_argument("--basin-cases", nargs="+", default=["relu_n4", "l1_n5"])
+    parser.add_argument("--basin-seeds", nargs="+", default=["200:1000"])
+    parser.add_argument("--basin-draws", type=int, default=2000)
     parser.add_argument("--points", nargs="+", default=["10:20", "10:317", "1:500", "100:500"])
     parser.add_argument("--tries", type=int, default=5, help="the error function's tries")
     parser.add_argument(
@@ -306,7 +359,7 @@ def main() -> None:
             kept = [r for r in kept if r.get("part") != part] + [{**run, **r} for r in new]
     args.out.write_text("".join(json.dumps(r) + "\n" for r in kept))
     for row in kept:
-        if "summary" in row or row.get("source") == "paper code error function":
+        if "summary" in row or row.get("source") == "paper code error function":  # the findings
             print(json.dumps({k: v for k, v in row.items() if k not in ("tries", "versions")}))
 
 
