@@ -19,9 +19,9 @@ script runs in this project's environment. Parts (--parts):
   seconds per draw: of the code over its completed draws, of our two procedures over the first
   --timed draws of each case (one BLAS thread). Writes the code's estimates to
   config/paper/paper_code_draws.csv, which the pipeline's paper comparison reads.
-- basins: where the designs end, for --basin-cases: the share of the code's designs in each
+- basins: where the designs end, for --basin-cases: the number of the code's designs in each
   local minimum of its criterion (told apart by the criterion's value, `BASIN_EDGES`) over
-  seeds 0-199 and over --basin-seeds, beside the share of --basin-draws designs of our paper
+  seeds 0-199 and over --basin-seeds, beside that of --basin-draws designs of our paper
   procedure: whether our paper procedure's draws and the code's 200 differ by their sampling.
 - optimizer: the code's FullBatchLBFGS alone on Rosenbrock (source "paper code optimizer"), the
   rows `tests/unit/test_full_batch_lbfgs.py` holds `localbo.full_batch_lbfgs` to.
@@ -257,9 +257,8 @@ def basins_part(args: argparse.Namespace, work: Path) -> list[dict]:
     for case in args.basin_cases:
         edges, c = BASIN_EDGES[case], s.cases.cases[case]
 
-        def shares(values: list[float], edges: tuple[float, ...] = edges) -> list[float]:
-            counts = np.bincount(np.digitize(values, edges), minlength=len(edges) + 1)
-            return (counts / counts.sum()).tolist()
+        def counts(values: list[float], edges: tuple[float, ...] = edges) -> list[int]:
+            return np.bincount(np.digitize(values, edges), minlength=len(edges) + 1).tolist()
 
         rng = rng_for(0, "bench", "basins", case)
         ours = [
@@ -274,10 +273,9 @@ def basins_part(args: argparse.Namespace, work: Path) -> list[dict]:
             {
                 "summary": f"design basins: {case}",
                 "edges": list(edges),
-                "code, seeds 0-199": shares(code_first),
-                f"code, seeds {' '.join(args.basin_seeds)}": shares(code_more),
-                f"paper procedure, {len(ours)} draws": shares(ours),
-                "draws": [len(code_first), len(code_more), len(ours)],
+                "code, seeds 0-199": counts(code_first),
+                f"code, seeds {' '.join(args.basin_seeds)}": counts(code_more),
+                "paper procedure": counts(ours),
             }
         )
     return rows
