@@ -15,6 +15,7 @@ from localbo.pipeline.settings import PipelineSettings, load_settings
 
 REPO = Path(__file__).resolve().parents[2]
 TINY = REPO / "tests" / "workflow" / "tiny.yaml"
+QUICK = REPO / "config" / "quick.yaml"
 # The environment every test run of the pipeline adds.
 RUN_ENV = {"SOURCE_DATE_EPOCH": "0"}
 # Set where a test cluster is up (`.ci/run`): the SLURM tests fail instead of skipping.
