@@ -315,13 +315,9 @@ def error_function_part(args: argparse.Namespace, work: Path) -> list[dict]:
 
 PARTS = {
     "gradient": gradient_part,
+    "basins": basins_part,
     "optimizer": optimizer_part,
     "error_function": error_function_part,
-}
-SOURCES = {
-    "gradient": ("paper code", "ours on the code's inputs"),
-    "optimizer": ("paper code optimizer",),
-    "error_function": ("paper code error function",),
 }
 
 
