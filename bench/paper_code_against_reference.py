@@ -38,10 +38,10 @@ are kept there and a run that stopped resumes; the error-function rows of runs w
     python bench/paper_code_against_reference.py CHECKOUT --python PAPER_PYTHON \\
         --parts gradient optimizer --seeds 0:200 --jobs 2
     python bench/paper_code_against_reference.py CHECKOUT --python PAPER_PYTHON \\
-        --parts error_function --points 10:20 10:80 10:317 10:1260 10:2513 1:500 13:500 \\
-        100:500 --work DIR
+        --parts error_function --points 10:20 10:80 10:317 1:500 3:500 8:500 22:500 60:500 \\
+        100:500 10:1260 --work DIR
     python bench/paper_code_against_reference.py CHECKOUT --python PAPER_PYTHON \\
-        --parts error_function --points 10:5013 --tries 1 --work DIR
+        --parts error_function --points 10:2513 --tries 2 --work DIR
 """
 
 from __future__ import annotations
@@ -329,9 +329,9 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="+", default=["0:200"], help="besides 4321: N or A:B")
     parser.add_argument("--jobs", type=int, default=2, help="code processes at once (gradient)")
     parser.add_argument("--timed", type=int, default=20, help="our draws timed per case")
-    parser.add_argument("--basin-cases", nargs="+", default=["relu_n4", "l1_n5"])
-    parser.add_argument("--basin-seeds", nargs="+", default=["200:1000"])
-    parser.add_argument("--basin-draws", type=int, default=2000)
+    parser.add_argument("--basin-cases", nargs="+", default=["relu_n4"])
+    parser.add_argument("--basin-seeds", nargs="+", default=["200:600"])
+    parser.add_argument("--basin-draws", type=int, default=1000)
     parser.add_argument("--points", nargs="+", default=["10:20", "10:317", "1:500", "100:500"])
     parser.add_argument("--tries", type=int, default=5, help="the error function's tries")
     parser.add_argument(
