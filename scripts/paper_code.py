@@ -4,13 +4,11 @@ among the code's draws, and each procedure's draws against the code's."""
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from pathlib import Path
-
     import numpy as np
 
     from localbo.io import load_csv, save_csv
     from localbo.pipeline import paper_code as pc
-    from localbo.pipeline.gradient_estimation import completed
+    from localbo.pipeline.gradient_estimation import GradientEstimationJobs, completed
     from localbo.pipeline.paper_claims import as_stated
     from localbo.seeding import rng_for
 
@@ -42,7 +40,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
             log.info("%s, %s %s: p = %.3g among the code's draws", case, source, text, p_value)
     rows = []
     for path in smk.input.draws:
-        case, procedure = Path(path).stem.rsplit("_", 1)
+        case, procedure = GradientEstimationJobs.draw_key(path)
         if case not in p.cases:
             continue
         table = completed(load_csv(path))

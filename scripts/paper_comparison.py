@@ -4,9 +4,8 @@ uncertainty, the rule that judges them and a verdict (localbo.pipeline.paper_com
 from localbo.pipeline.runtime import snakemake_job
 
 with snakemake_job(snakemake) as log:  # noqa: F821
-    from pathlib import Path
-
     from localbo.io import blank_nan, load_csv, save_csv
+    from localbo.pipeline.gradient_estimation import GradientEstimationJobs
     from localbo.pipeline.paper_code import causes as code_causes
     from localbo.pipeline.paper_comparison import (
         COLUMNS,
@@ -24,7 +23,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         load_csv(smk.input.fig2),
         load_csv(smk.input.fig3),
         load_csv(smk.input.fig3_others),
-        {Path(path).stem.split("-")[-1]: load_csv(path) for path in smk.input.draws},
+        {"_".join(GradientEstimationJobs.draw_key(p)): load_csv(p) for p in smk.input.draws},
         settings,
         smk.params.seed,
     )

@@ -11,6 +11,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
     import numpy as np
 
     from localbo.io import blank_nan, load_csv, load_json, save_csv
+    from localbo.pipeline.gradient_estimation import GradientEstimationJobs
     from localbo.pipeline.paper_comparison import PaperComparisonSettings
     from localbo.pipeline.sections import build
     from localbo.pipeline.sensitivity import DEFAULT
@@ -35,7 +36,7 @@ with snakemake_job(snakemake) as log:  # noqa: F821
         fig1.setdefault(Path(file).parent.name, []).extend(runs)
     gradient = {(Path(f).parent.name, Path(f).stem): load_csv(f) for f in smk.input.gradient}
     for file in smk.input.draws:  # each procedure's own draws: "case_procedure"
-        case, _, procedure = Path(file).stem.split("-")[-1].rpartition("_")
+        case, procedure = GradientEstimationJobs.draw_key(file)
         gradient[f"{DEFAULT}-{procedure}", case] = load_csv(file)
     rows = table(
         fig3,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -229,6 +230,18 @@ class GradientEstimationJobs:
             for case in self.distributed
             for procedure in PROCEDURES
         ]
+
+    @staticmethod
+    def draw_key(path: str | Path) -> tuple[str, str]:
+        """The (case, procedure) of a draws file, in a run directory ("l1_n5_ours.csv") or in a
+        gallery ("gradient_estimation-draws-l1_n5_ours.csv").
+
+        Example:
+            >>> GradientEstimationJobs.draw_key("gradient_estimation-draws-l1_n5_ours.csv")
+            ('l1_n5', 'ours')
+        """
+        case, _, procedure = Path(path).stem.split("-")[-1].rpartition("_")
+        return case, procedure
 
     def draw_params(self, wildcards: Any) -> dict[str, Any]:
         """A case's knobs by one procedure (ours: the case's; the paper's: its design and fit)
