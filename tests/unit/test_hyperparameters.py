@@ -19,6 +19,7 @@ from localbo.hyperparameters import (
 )
 from localbo.kernels import KERNELS, Matern52, make_kernel
 from localbo.linalg import JitterWarning, cholesky
+from localbo.pipeline.gradient_estimation import PAPER_FIT
 from localbo.seeding import rng_for
 from tests.unit.finite_differences import assert_gradient_close, central_difference
 
@@ -155,17 +156,6 @@ def test_a_warm_start_is_one_start_from_the_given_values():
     assert again.params.lengthscale == pytest.approx(best.params.lengthscale, rel=1e-3)
 
 
-CODE_FIT = FitSettings(
-    optimizer="full_batch_lbfgs",
-    restarts=1,
-    max_iterations=50,
-    lengthscale_bounds=(0.0, np.inf),
-    outputscale_bounds=(0.0, np.inf),
-    noise_var_bounds=(1e-4, np.inf),
-    start="gpytorch",
-)
-
-
 @pytest.mark.parametrize(
     "raw", [(0.3, 0.0, -1.0, 0.5), (-0.2, -3.0, 2.0, -8.0), (0.0, 25.0, 0.1, 0.0)]
 )
@@ -197,7 +187,7 @@ def test_the_code_s_fit_reaches_the_box_fit_s_optimum_where_it_is_interior():
     X = rng.uniform(-1.0, 1.0, size=(30, 2))
     y = np.sin(2 * X[:, 0]) + X[:, 1] ** 2 + 0.05 * rng.standard_normal(30)
     ours = fit_hyperparameters("matern52", X, y, rng_for(10), FitSettings())
-    code = fit_hyperparameters("matern52", X, y, None, CODE_FIT)
+    code = fit_hyperparameters("matern52", X, y, None, PAPER_FIT)
     assert ours.at_bound == () and code.nlml == pytest.approx(ours.nlml, abs=1e-4)
     for name in ("lengthscale", "outputscale", "noise_var"):
         assert getattr(code.params, name) == pytest.approx(getattr(ours.params, name), rel=1e-2)
@@ -216,4 +206,4 @@ def test_the_code_s_fit_takes_floors_only_and_its_own_start(change, match):
     import dataclasses
 
     with pytest.raises(ValueError, match=match):
-        dataclasses.replace(CODE_FIT, **change)
+        dataclasses.replace(PAPER_FIT, **change)
