@@ -366,9 +366,12 @@ def paper_code_basins(gallery: Path) -> str:
             f"{', '.join(fmt(e, 3) for e in r['edges'])} | {' | '.join(shares)} | {p[0]:.2g} | "
             f"{p[1]:.2g} |"
         )
+    more = next(k for k in rows[0] if k.startswith("code, seeds ") and k != "code, seeds 0-199")
+    first, stop = more.removeprefix("code, seeds ").split(":")
     return table_and_text(
         lines,
         "The share of the designs whose criterion ends below, between and above the edges (the "
-        "local minima it ends in), with the number of draws; p of the chi-squared test of each "
-        "sample of the code's against ours.",
+        "local minima it ends in), with the number of draws; the code's more seeds are "
+        f"{first} to {int(stop) - 1}; p of the chi-squared test of each sample of the code's "
+        "against ours.",
     )
