@@ -295,7 +295,7 @@ def _against(rows: pd.DataFrame, procedure: str) -> str:
     """A procedure's draws against the code's, per component: the difference of medians with
     its interval and the KS p-value."""
     return "; ".join(
-        f"{fmt(c.difference, 3)} [{fmt(c.difference_low, 3)}, {fmt(c.difference_high, 3)}], "
+        f"{c.difference:.2g} [{c.difference_low:.2g}, {c.difference_high:.2g}], "
         f"KS p {c.ks_p_value:.2g}"
         for c in rows[rows["procedure"] == procedure].itertuples()
     )
@@ -311,9 +311,8 @@ def paper_code(gallery: Path) -> str:
              "|---|---|---|---|---|---|---|"]  # fmt: skip
     for r in numbers.itertuples():
         mine = draws[draws["case"] == r.case]
-        code = ", ".join(f"{fmt(c.code_median, 3)} [{fmt(c.code_low, 3)}, {fmt(c.code_high, 3)}]"
+        code = ", ".join(f"{c.code_median:.3g} [{c.code_low:.3g}, {c.code_high:.3g}]"
                          for c in mine[mine["procedure"] == "paper"].itertuples())  # fmt: skip
-
         source = "the paper's" if r.source == "paper" else "notebook's"
         lines.append(
             f"| {r.case} | {source} {r.printed} | {code} | {r.p_value:.2g} | {r.code_seed_4321} | "
