@@ -4,7 +4,7 @@ Runs noiseless local BO (budget 5000, from x = 0) on the same number of RBF samp
 M and prints the median and its bootstrap standard error. Paths for different M are different
 draws (the streams are named by M), so differences below about two standard errors are noise.
 
-    nice -n 10 python bench/fig1_num_features.py --d 50 --paths 20 --features 1024 4096 16384
+    nice -n 10 python bench/fig1_num_features.py --d 50 --paths 30 --features 1024 4096 16384
 """
 
 from __future__ import annotations
