@@ -240,7 +240,7 @@ def load_config() -> dict:
 # The criterion's values that separate the local minima a design ends in, per case (read off the
 # code's draws: the ReLU with n = 4 ends near 0.0107, 0.0132 or 0.0152; the l1 norm with n = 5
 # near 0.0267 or 0.0310)
-BASIN_EDGES = {"relu_n4": (0.012, 0.014), "l1_n5": (0.028,), "quadratic_n5": (0.028,)}
+BASIN_EDGES = {"relu_n4": (0.012, 0.014), "l1_n5": (0.028,)}
 
 
 def basins_part(args: argparse.Namespace, work: Path) -> list[dict]:
@@ -329,7 +329,7 @@ def main() -> None:
     parser.add_argument("--seeds", nargs="+", default=["0:200"], help="besides 4321: N or A:B")
     parser.add_argument("--jobs", type=int, default=2, help="code processes at once (gradient)")
     parser.add_argument("--timed", type=int, default=20, help="our draws timed per case")
-    parser.add_argument("--basin-cases", nargs="+", default=["relu_n4"])
+    parser.add_argument("--basin-cases", nargs="+", default=["relu_n4"], choices=list(BASIN_EDGES))
     parser.add_argument("--basin-seeds", nargs="+", default=["200:600"])
     parser.add_argument("--basin-draws", type=int, default=1000)
     parser.add_argument("--points", nargs="+", default=["10:20", "10:317", "1:500", "100:500"])

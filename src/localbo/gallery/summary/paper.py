@@ -4,7 +4,6 @@ bullets on the paper's figures, the comparison table, Figs. 2, 3 and 4."""
 from __future__ import annotations
 
 import json
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -93,10 +92,9 @@ def readme_figures(gallery: Path) -> str:
     quad, quad_parts = _draws(gallery, "quadratic_n5", "ours")
     quad_paper, _ = _draws(gallery, "quadratic_n5", "paper")
     numbers = table(gallery, "paper_code-numbers")
-    code_p = numbers[numbers["source"] == "paper"]["p_value"]
-    plausible = int(
-        numbers[numbers["source"] == "paper"]["verdict"].str.startswith("plausible").sum()
-    )
+    printed = numbers[numbers["source"] == "paper"]
+    code_p = printed["p_value"]
+    plausible = int(printed["verdict"].str.startswith("plausible").sum())
     l1_ours, _ = _draws(gallery, "l1_n5", "ours")
     l1_paper, _ = _draws(gallery, "l1_n5", "paper")
     l10_ours, _ = _draws(gallery, "l1_n10", "ours")
@@ -196,8 +194,7 @@ def comparison(gallery: Path) -> str:
             cause = f"note {len(notes)}"
         lines.append(f"| {r.quantity}{at} | {r.paper} | {ours} | {p} | {r.verdict} | {cause} |")
     lines += [""] * bool(notes) + [
-        textwrap.fill(f"{i}. {note}", 100, subsequent_indent="   ", break_on_hyphens=False)
-        for i, note in enumerate(notes, 1)
+        wrap(f"{i}. {note}", indent="   ").rstrip("\n") for i, note in enumerate(notes, 1)
     ]
     return "\n".join(lines) + "\n"
 
@@ -337,15 +334,19 @@ def fig2_code(gallery: Path) -> str:
     """docs/figures.md's Fig. 2 beside the paper's error-function scripts: per (d, b) at sigma
     0.1, the code's value, its least try and that try's gradient part, beside the gallery's
     estimate (bench/paper_code_against_reference.py, its error_function part)."""
-    rows = sorted(_paper_code_rows(gallery, "error_function"), key=lambda r: (r["d"], r["b"]))
-    panels = table(gallery, "fig2-error_function").set_index(["d", "b"])["panel"]
+    points = table(gallery, "fig2-error_function")
+    panels = points[points["sigma"] == 0.1].set_index(["d", "b"])["panel"]
+    rows = sorted(
+        _paper_code_rows(gallery, "error_function"),
+        key=lambda r: (panels[r["d"], r["b"]], r["d"], r["b"]),
+    )
     lines = ["| panel | d | b | tries | the code's value | its least try | the least try's "
              "gradient part | ours | ours / value | ours / least | ours / gradient part |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    for r in sorted(rows, key=lambda r: (panels[r["d"], r["b"]].iloc[0], r["d"], r["b"])):
+    for r in rows:
         least = min(r["tries"], key=lambda t: t["criterion"])
         lines.append(
-            f"| {panels[r['d'], r['b']].iloc[0]} | {r['d']} | {r['b']} | {len(r['tries'])} | "
+            f"| {panels[r['d'], r['b']]} | {r['d']} | {r['b']} | {len(r['tries'])} | "
             f"{r['value']:.4g} | {least['criterion']:.4g} | {least['gradient_trace']:.4g} | "
             f"{r['ours']:.4g} | {r['ours / code']:.3f} | {r['ours / least try']:.3f} | "
             f"{r['ours / gradient part']:.3f} |"
