@@ -68,6 +68,9 @@ class Optimizer(ABC):
     label: ClassVar[str]  # the name in figures (default: the name with spaces)
     # what `minimize` returns, as figures name it (TuRBO-1's overall best, MPD's final iterate)
     returned: ClassVar[str] = "returned point"
+    # the point whose f its trace records at each step, as the progress curves name it: the
+    # iterate of a local method, the incumbent (best observation) of a global one
+    traced: ClassVar[str] = "iterate"
     Settings: ClassVar[type[Any]] = NoSettings
     # how Fig. 1 runs the method when its config section does not say
     default_noise_levels: ClassVar[tuple[float, ...]] = (0.0,)

@@ -79,6 +79,7 @@ def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(t
         method_comparison,
         own_runs,
         paper_scale,
+        row_label,
     )
 
     gallery = tmp_path / "figures" / "gallery"
@@ -117,14 +118,16 @@ def test_nestbos_runs_enter_the_medians_and_the_comparison_once_in_the_gallery(t
             for d in fig1["dims"]
         )
 
-    nestbo = r"\| NeST-BO, final iterate \|" + cells("nestbo", {1, 5, 10})
-    assert re.search(nestbo, medians)
+    settings = paper_scale(GALLERY)
+    label = rf"\| {re.escape(row_label(settings.fig1, 'nestbo'))} \|"
+    assert re.search(label + cells("nestbo", {1, 5, 10}), medians)
     section = fig1["methods"]["nestbo_short"]
-    for label in ("NeST-BO", "local BO"):
-        row = rf"\| {label} at {section['budget']} evaluations \|" + cells("nestbo_short", {20})
-        assert re.search(row, medians)
+    for name in ("nestbo_short", "local_bo_short"):
+        label = rf"\| {re.escape(row_label(settings.fig1, name))} \|"
+        assert re.search(label + cells("nestbo_short", {20}), medians)
     assert "ends at the paper's budget (d = 1, 5, 10) above local BO's" in " ".join(methods.split())
-    own = f"NeST-BO's final iterate wins, ties and loses at {section['budget']} evaluations"
+    nestbo = settings.fig1_jobs().label("nestbo")
+    own = f"{nestbo}: its final iterate wins, ties and loses at {section['budget']} evaluations"
     assert own in " ".join(comparison.split())
 
 
@@ -133,7 +136,7 @@ def test_a_median_over_part_of_a_cells_paths_says_how_many(tmp_path):
     shows its median with the count, '(10 of 50 paths)'; a whole cell shows none."""
     import pandas as pd
 
-    from localbo.gallery.summary.methods import fig1_medians, own_runs, paper_scale
+    from localbo.gallery.summary.methods import fig1_medians, own_runs, paper_scale, row_label
 
     gallery = tmp_path / "figures" / "gallery"
     gallery.mkdir(parents=True)
@@ -146,11 +149,13 @@ def test_a_median_over_part_of_a_cells_paths_says_how_many(tmp_path):
     part = (runs["method"] == "mpd") & (runs["d"] == 10) & (runs["path"] >= 10)
     runs[~part].to_csv(gallery / "fig1-local_solutions.csv", index=False)
     medians = fig1_medians(gallery)
-    (mpd,) = [line for line in medians.splitlines() if line.startswith("| MPD")]
+    label = row_label(paper_scale(GALLERY).fig1, "mpd")
+    (mpd,) = [line for line in medians.splitlines() if line.startswith(f"| {label} |")]
     cells = dict(zip(medians.splitlines()[0].split(" | ")[1:], mpd.split(" | ")[1:], strict=True))
     assert re.fullmatch(rf"-?\d+\.\d\d \(10 of {paths} paths\)", cells["10"])
-    shown = own_runs(paper_scale(GALLERY).fig1)  # the sections the gallery may hold in parts
-    partial = whole.xs(0.0, level="sigma")
-    partial = partial[(partial < paths) & partial.index.get_level_values(0).isin(shown)]
+    fig1 = paper_scale(GALLERY).fig1
+    shown = own_runs(fig1)  # the sections the gallery may hold in parts
+    held = whole.xs(0.0, level="sigma")
+    partial = [(m, d) for (m, d), n in held.items() if m in shown and n < len(fig1.paths_of(m))]
     assert fig1_medians(GALLERY).count(" paths)") == len(partial)
     assert medians.count(" paths)") == len(partial) + 1

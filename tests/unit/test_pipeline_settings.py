@@ -98,18 +98,18 @@ def test_schema_defaults_are_the_settings_defaults():
     )
 
 
-# The keys of a method section that place its runs at the paper scale rather than set a default:
-# of a built-in method, the d it runs at; of a variant, also its noise levels and budget, what it
-# runs and whether it is drawn.
-PLAN_KEYS = ("dims",)
-VARIANT_PLAN_KEYS = (*PLAN_KEYS, "noise_levels", "budget", "optimizer", "drawn")
+# The keys of a method section that place its runs at the paper scale or name it rather than set
+# a default: of a built-in method, the d it runs at and its label ("our choices" where its
+# authors' variant runs); a variant (a section with an `optimizer`) sets any key, being the
+# method at other settings.
+PLAN_KEYS = ("dims", "label")
 
 
 def test_config_yaml_is_the_settings_defaults():
     """config/config.yaml is the paper scale: every value it writes is a default, every key
     known; every method it names has its defaults (a method added there needs no other edit),
-    and so has each variant (a section with an `optimizer`) of its optimizer, but for where they
-    run (`PLAN_KEYS`, `VARIANT_PLAN_KEYS`)."""
+    but for where they run and their names (`PLAN_KEYS`); a variant (a section with an
+    `optimizer`) has its optimizer's defaults but for the keys it sets."""
     written, methods = split_methods(CONFIG)
     defaults = dict(leaves(split_methods(default_config())[0]))
     for key, value in leaves(written):
@@ -121,7 +121,7 @@ def test_config_yaml_is_the_settings_defaults():
     for name, section in methods.items():
         expected[name] = method_defaults(optimizers[name])
         for key, value in section.items():
-            if key in (VARIANT_PLAN_KEYS if optimizers[name] != name else PLAN_KEYS):
+            if optimizers[name] != name or key in PLAN_KEYS:
                 expected[name][key] = value
             assert expected[name][key] == value, f"fig1.methods.{name}.{key}"
     config = copy.deepcopy(CONFIG)
@@ -382,12 +382,11 @@ BAD_CONFIGS = {
     ),
     "variant-at-fig1s-budget": (
         "fig1:\n  methods: {nestbo_short: {budget: null}}\n",
-        "fig1.methods.nestbo_short.label: nestbo_short's name 'NeST-BO' is nestbo's too",
+        "fig1.methods.nestbo_short.label: nestbo_short's name 'NeST-BO, our choices' is nestbo's",
     ),
-    "compared-label-repeated": (
-        "method_comparison:\n  labels: {mpd_reference: random search}\n"
-        "fig1:\n  methods: {mpd_reference: {optimizer: mpd, budget: 40}}\n",
-        "method_comparison.labels.mpd_reference: mpd_reference's name 'random search'",
+    "variant-label-repeated": (
+        "fig1:\n  methods: {minucb_reference: {label: random search}}\n",
+        "fig1.methods.minucb_reference.label: minucb_reference's name 'random search'",
     ),
     "pair-at-two-budgets": (
         "fig1:\n  methods: {local_bo_short: {budget: 41}}\n",
@@ -500,7 +499,8 @@ def test_labels_give_a_methods_budget_where_it_is_not_fig1s():
     paper = load_settings(copy.deepcopy(config), SCHEMA).fig1_jobs().labels()
     assert paper["gp_ucb"] == "GP-UCB"  # at fig1.budget
     short = CONFIG["fig1"]["methods"]["nestbo_short"]["budget"]
-    assert paper["nestbo_short"] == f"NeST-BO ({short} evaluations)"
+    nestbo = CONFIG["fig1"]["methods"]["nestbo"]["label"]  # the variant takes its label
+    assert paper["nestbo_short"] == f"{nestbo} ({short} evaluations)"
     update_config(config, quick)
     labels = load_settings(config, SCHEMA).fig1_jobs().labels()
     budget = quick["fig1"]["methods"]["gp_ucb"]["budget"]

@@ -70,6 +70,29 @@ rule fig1_table:
         "../../scripts/fig1_table.py"
 
 
+rule fig1_curves:
+    input:
+        summaries=FIG1.run_files(rules.fig1_run.output.summary),
+        traces=FIG1.run_files(rules.fig1_run.output.traces),
+    output:
+        report(
+            "results/fig1/curves.csv",
+            caption="../report/tables.rst",
+            category="Tables",
+        ),
+    log:
+        "logs/fig1_curves.log",
+    benchmark:
+        "benchmarks/fig1_curves.tsv"
+    conda:
+        "../../envs/localbo.yaml"
+    params:
+        budgets={name: SETTINGS.fig1.budget_of(name) for name in FIG1.method_names},
+        points=SETTINGS.progress.points,
+    script:
+        "../../scripts/fig1_curves.py"
+
+
 rule fig1_plot:
     input:
         tables(rules.fig1_table.output[0]),
@@ -95,4 +118,6 @@ rule fig1_plot:
         "../../scripts/fig1_plot.py"
 
 
-FINAL_TARGETS.extend([*rules.fig1_plot.output, *rules.fig1_table.output])
+FINAL_TARGETS.extend(
+    [*rules.fig1_plot.output, *rules.fig1_table.output, *rules.fig1_curves.output]
+)

@@ -7,7 +7,7 @@ from localbo.pipeline.method_comparison import (
     statistics_note,
 )
 
-METHODS = method_params(SETTINGS.fig1_jobs(), SETTINGS.method_comparison)
+METHODS = method_params(SETTINGS.fig1_jobs())
 
 # It reads Fig. 1's table: the rules files it uses come first, whatever the order the
 # Snakefile includes rules files in.

@@ -74,6 +74,7 @@ class RandomSearch(FunctionOptimizer):
     """Random search as a pipeline method (`random_search`)."""
 
     name = "random_search"
+    traced = "incumbent"
     evaluates_start = False  # uniform points only
     invalid_settings = ({"chunk": 0},)
     Settings = RandomSearchSettings

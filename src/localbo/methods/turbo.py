@@ -275,6 +275,7 @@ class TuRBO(FunctionOptimizer):
     name = "turbo"
     label = "TuRBO-1"
     returned = "overall best"
+    traced = "incumbent"
     invalid_settings = ({"candidates": 0}, {"improvement": float("nan")})
     Settings = TuRBOSettings
     function = staticmethod(turbo)

@@ -3,7 +3,7 @@ Fig. 1's table alone (so the gallery makes them from its committed table, withou
 
 Every method is compared with the baseline (local BO) on the paths both ran, at every d and noise
 level where both ran at the same budget, and every pair of `pairs` (a variant against another,
-e.g. MPD as its authors' code runs it against ours) wherever both ran: the paired differences
+e.g. MPD as its authors' code runs it against ours) on the paths both ran: the paired differences
 of each quantity the table has for both (the returned point's value; TuRBO-1's first region and
 MPD's best observation as rows of their own against the baseline's value) and their statistics
 (`localbo.paired_comparison`: ties count as zero). Holm's correction runs within a family: one
@@ -51,9 +51,8 @@ class MethodComparisonSettings:
         confidence: of the bootstrap interval of the median difference.
         resamples: bootstrap resamples.
         small_pairs: a row of fewer paths than this is flagged small.
-        pairs: method -> the method it is compared with instead (both at its own budget).
-        labels: the names in tables and figures of the variants `pairs` names, which may come
-            from another config than the one that compares them (the gallery's MPD pair).
+        pairs: method -> the method it is compared with instead (both at its own budget);
+            both are named by their Fig. 1 sections' labels (`Fig1Jobs.label`).
     """
 
     baseline: str = "local_bo"
@@ -62,22 +61,16 @@ class MethodComparisonSettings:
     resamples: int = 9999
     small_pairs: int = 20
     pairs: dict[str, str] = field(
-        default_factory=lambda: {"mpd_reference": "mpd_short", "nestbo_short": "local_bo_short"}
-    )
-    labels: dict[str, str] = field(
         default_factory=lambda: {
-            "mpd_reference": "MPD, the reference code's choices",
-            "mpd_short": "MPD, our choices",
+            "mpd_reference": "mpd_short",
+            "minucb_reference": "minucb",
+            "nestbo_reference": "nestbo_short",
+            "nestbo_short": "local_bo_short",
         }
     )
 
     def as_config(self) -> dict[str, Any]:
-        return {**self.__dict__, "pairs": dict(self.pairs), "labels": dict(self.labels)}
-
-    def label(self, name: str, fig1_jobs: Any) -> str:
-        """A Fig. 1 section's name in the comparison's tables and figures: its entry in
-        `labels`, else Fig. 1's (`Fig1Jobs.label`)."""
-        return self.labels.get(name) or fig1_jobs.label(name)
+        return {**self.__dict__, "pairs": dict(self.pairs)}
 
     def check(self) -> list[str]:
         """Problems the schema cannot see, each starting with its dotted key."""
@@ -196,25 +189,23 @@ def statistics_note(settings: MethodComparisonSettings) -> str:
     )
 
 
-def method_params(fig1_jobs: Any, settings: MethodComparisonSettings) -> dict[str, dict[str, Any]]:
-    """Each method the Fig. 1 config names, and each variant the section labels: its label,
-    budget (None: not this config's), whether it is an oracle, what it returns as figures name
-    it, and its colour (`Fig1Jobs.colors`; a variant of another config has none)."""
+def method_params(fig1_jobs: Any) -> dict[str, dict[str, Any]]:
+    """Each method the Fig. 1 config names: its label (`Fig1Jobs.label`, the one place a
+    method's name in figures and tables comes from), budget, whether it is an oracle, the
+    registered method it runs, what its trace records and what it returns as figures name them,
+    whether Fig. 1 draws it, and its colour (`Fig1Jobs.colors`)."""
     fig1 = fig1_jobs.settings
     colors, returned = fig1_jobs.colors(), fig1_jobs.returned()
-    methods = {
+    return {
         name: {
-            "label": settings.label(name, fig1_jobs),
+            "label": fig1_jobs.label(name),
             "budget": fig1.budget_of(name),
             "oracle": bool(m.optimizer.oracle),
+            "optimizer": m.optimizer.name,
+            "traced": m.optimizer.traced,
             "returned": returned[name],
+            "drawn": m.jobs.drawn,
             "color": colors[name],
         }
         for name, m in fig1.methods.methods.items()
     }
-    for name, label in settings.labels.items():
-        methods.setdefault(
-            name,
-            {"label": label, "budget": None, "oracle": False, "returned": None, "color": None},
-        )
-    return methods

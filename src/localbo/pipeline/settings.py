@@ -25,6 +25,7 @@ from localbo.pipeline.gradient_estimation import (
 from localbo.pipeline.landscape import LandscapeJobs, LandscapeSettings
 from localbo.pipeline.method_comparison import MethodComparisonSettings
 from localbo.pipeline.paper_comparison import PaperComparisonSettings
+from localbo.pipeline.progress import ProgressSettings
 from localbo.pipeline.rates import RatesJobs, RatesSettings
 from localbo.pipeline.rbf_error import RBFErrorSettings, rbf_error_jobs
 from localbo.pipeline.resources import CostModel
@@ -59,6 +60,7 @@ class PipelineSettings:
     rbf_error: RBFErrorSettings = field(default_factory=RBFErrorSettings)
     landscape: LandscapeSettings = field(default_factory=LandscapeSettings)
     method_comparison: MethodComparisonSettings = field(default_factory=MethodComparisonSettings)
+    progress: ProgressSettings = field(default_factory=ProgressSettings)
     paper_comparison: PaperComparisonSettings = field(default_factory=PaperComparisonSettings)
     sensitivity: SensitivitySettings = field(default_factory=SensitivitySettings)
 
@@ -70,7 +72,8 @@ class PipelineSettings:
         errors += self.rates.check()
         errors += self.landscape_jobs().check()
         errors += self._check_labels_and_pairs()
-        return errors + self.method_comparison.check() + self.paper_comparison.check()
+        errors += self.method_comparison.check() + self.progress.check()
+        return errors + self.paper_comparison.check()
 
     def _check_labels_and_pairs(self) -> list[str]:
         """Fig. 1's sections have distinct names in figures and tables, and each pair of
@@ -78,13 +81,12 @@ class PipelineSettings:
         errors, seen = [], {}
         comparison, fig1_jobs = self.method_comparison, self.fig1_jobs()
         for name in self.fig1.methods.methods:
-            label = comparison.label(name, fig1_jobs)
+            label = fig1_jobs.label(name)
             if label in seen:
-                key = (f"method_comparison.labels.{name}" if name in comparison.labels
-                       else f"fig1.methods.{name}.label")  # fmt: skip
                 errors.append(
-                    f"{key}: {name}'s name {label!r} is {seen[label]}'s too (one method at one "
-                    "budget, or a label repeated); give it a name of its own or leave it out"
+                    f"fig1.methods.{name}.label: {name}'s name {label!r} is {seen[label]}'s too "
+                    "(one method at one budget, or a label repeated); give it a name of its own "
+                    "or leave it out"
                 )
             seen.setdefault(label, name)
         for name, against in comparison.pairs.items():

@@ -18,10 +18,10 @@ from pathlib import Path
 
 from localbo.gallery.summary.beyond import cpu_hours, landscape, rates, rbf_error
 from localbo.gallery.summary.methods import (
+    authors_pairs,
     fig1_medians,
     fig1_methods,
     method_comparison,
-    mpd_pair,
     reference_check,
     step_by_step,
 )
@@ -57,7 +57,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "fig1_medians": fig1_medians,
     "fig1_methods": fig1_methods,
     "method_comparison": method_comparison,
-    "mpd_pair": mpd_pair,
+    "authors_pairs": authors_pairs,
     "fig2_slopes": fig2_slopes,
     "fig2_code": fig2_code,
     "paper_code": paper_code,
@@ -72,6 +72,8 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
         f"{method}_reference": partial(reference_check, name=f"{method}_reference")
         for method in CHECKED_AGAINST_REFERENCE
     },
+    # MinUCB's check at its authors' delta too (bench/minucb_against_reference.py --delta)
+    "minucb_reference_authors": partial(reference_check, name="minucb_reference", delta="authors"),
     **{
         f"{method}_step_by_step": partial(step_by_step, name=f"{method}_step_by_step")
         for method in ("mpd", "nestbo")

@@ -1,5 +1,6 @@
 """The writers of the numbers on Fig. 1's methods: medians by method and d, the method
-comparison, the MPD pair and MPD beside its authors' code."""
+comparison, the successors as their authors run them beside ours, and MPD beside its authors'
+code. Every method is named by its Fig. 1 section's label (`Fig1Jobs.label`)."""
 
 from __future__ import annotations
 
@@ -11,10 +12,10 @@ from pathlib import Path
 import pandas as pd
 
 from localbo.gallery.summary.text import fmt, paper_row, span, table, table_and_text, wrap
+from localbo.methods.local_bo import LocalBO
 from localbo.methods.minucb import MinUCB
 from localbo.methods.nestbo import NeSTBO
-from localbo.optimizers import optimizer_class
-from localbo.pipeline.fig1 import Fig1Settings
+from localbo.pipeline.fig1 import Fig1Jobs, Fig1Settings
 from localbo.pipeline.settings import PipelineSettings, load_settings, merged_config
 
 
@@ -32,20 +33,20 @@ def fig1_medians(gallery: Path) -> str:
         "grid": med.map(lambda v: float(grid_size_log10(v))),
     }
     median = paper_row(gallery, "median local solution, sigma = 0, d = 50")
+    fig1 = paper_scale(gallery).fig1
     fixed = [  # (label, section, its series, what the last cell adds)
-        ("local BO", "local_bo", "final", f" (paper {median.paper})"),
+        (row_label(fig1, "local_bo"), "local_bo", "final", f" (paper {median.paper})"),
         ("log10 of the matching grid size (Remark 1)", "local_bo", "grid", " (paper 36)"),
-        ("exact-gradient search", "exact_gradient", "final", ""),
-        ("TuRBO-1, first trust region", "turbo", "first region", ""),
-        ("TuRBO-1, overall best", "turbo", "final", ""),
-        ("MPD, final iterate", "mpd", "final", ""),
-        ("MinUCB, final iterate", "minucb", "final", ""),
-        ("GP-UCB", "gp_ucb", "final", ""),
-        ("random search", "random_search", "final", ""),
+        (row_label(fig1, "exact_gradient"), "exact_gradient", "final", ""),
+        (row_label(fig1, "turbo", "first trust region"), "turbo", "first region", ""),
+        (row_label(fig1, "turbo"), "turbo", "final", ""),
+        (row_label(fig1, "mpd"), "mpd", "final", ""),
+        (row_label(fig1, "minucb"), "minucb", "final", ""),
+        (row_label(fig1, "gp_ucb"), "gp_ucb", "final", ""),
+        (row_label(fig1, "random_search"), "random_search", "final", ""),
     ]
     rows = [(label, name, kind, [series[kind][name, d] for d in dims], last)
             for label, name, kind, last in fixed]  # fmt: skip
-    fig1 = paper_scale(gallery).fig1
     for name in own_runs(fig1):  # None at a d the section does not run at, NaN still to run
         if name in set(runs["method"]):
             planned = fig1.dims_of(name)
@@ -73,14 +74,13 @@ def own_runs(fig1: Fig1Settings) -> list[str]:
             if m.jobs.dims is not None or fig1.budget_of(name) != fig1.budget]  # fmt: skip
 
 
-def row_label(fig1: Fig1Settings, name: str) -> str:
-    """A section's name in the table of medians: its method's, then its budget where it is not
-    fig1.budget, else what it returns where that is not the returned point."""
-    optimizer, budget = fig1.method(name).optimizer, fig1.budget_of(name)
-    if budget != fig1.budget:
-        return f"{optimizer.label} at {budget} evaluations"
-    returned = "" if optimizer.returned == "returned point" else f", {optimizer.returned}"
-    return optimizer.label + returned
+def row_label(fig1: Fig1Settings, name: str, quantity: str | None = None) -> str:
+    """A section's name in the table of medians: its label (`Fig1Jobs.label`: the config's,
+    with its budget where it is not fig1.budget), then the quantity where it is not the
+    returned point (None: what the method returns)."""
+    quantity = quantity or fig1.method(name).optimizer.returned
+    label = Fig1Jobs(0, fig1).label(name)
+    return label if quantity == "returned point" else f"{label}, {quantity}"
 
 
 @cache
@@ -194,12 +194,17 @@ def method_comparison(gallery: Path) -> str:
 
 
 def compared(settings: PipelineSettings, optimizer: str) -> list[tuple[str, str]]:
-    """(section, the section it is compared with) of each paper-scale Fig. 1 section that runs
-    the registered `optimizer`: the baseline, or its pair in `method_comparison.pairs`."""
-    about = settings.method_comparison
-    return [(name, about.pairs.get(name, about.baseline))
-            for name, m in settings.fig1.methods.methods.items()
-            if m.optimizer.name == optimizer]  # fmt: skip
+    """(section, the local BO section it is compared with) of each paper-scale Fig. 1 section
+    that runs the registered `optimizer` against local BO: the baseline, or its pair in
+    `method_comparison.pairs` where that runs local BO (a variant paired with another section
+    of its own method is `authors_pairs`')."""
+    about, methods = settings.method_comparison, settings.fig1.methods.methods
+    found = []
+    for name, m in methods.items():
+        against = about.pairs.get(name, about.baseline)
+        if m.optimizer.name == optimizer and methods[against].optimizer.name == LocalBO.name:
+            found.append((name, against))
+    return found
 
 
 def against_local_bo(gallery: Path, optimizer: str) -> str:
@@ -227,34 +232,52 @@ def against_local_bo(gallery: Path, optimizer: str) -> str:
             sections.append(where + "; ".join(levels))
     if not sections:
         return ""
-    label = optimizer_class(optimizer).label
-    return f"{label}'s final iterate wins, ties and loses " + "; ".join(sections) + "."
+    label = Fig1Jobs(0, settings.fig1).label(optimizer)
+    return f"{label}: its final iterate wins, ties and loses " + "; ".join(sections) + "."
 
 
-def mpd_pair(gallery: Path) -> str:
-    """The README's sentence on the MPD pair, indented to continue a bullet."""
+def authors_pairs(gallery: Path) -> str:
+    """The README's sentences on each successor as its authors run it against ours (the pairs
+    of `method_comparison.pairs` of two sections of one method), the returned point at
+    sigma = 0, indented to continue a bullet; a pair whose runs are not in the gallery is left
+    out."""
+    settings = paper_scale(gallery)
+    jobs, methods = settings.fig1_jobs(), settings.fig1.methods.methods
     rows = table(gallery, "method_comparison-summary")
-    pair = rows[(rows["method"] == "mpd_reference") & (rows["quantity"] == "returned point")]
-    r = pair.iloc[0]
-    higher = "higher" if r["median_difference"] > 0 else "lower"
-    count = r["losses"] if higher == "higher" else r["wins"]
-    side = "above" if higher == "higher" else "below"
+    rows = rows[(rows["quantity"] == "returned point") & (rows["sigma"] == 0)]
+    sentences = []
+    for method, against in settings.method_comparison.pairs.items():
+        if methods[method].optimizer.name != methods[against].optimizer.name:
+            continue
+        pair = rows[(rows["method"] == method) & (rows["against"] == against)]
+        if pair.empty:
+            continue
+        cells = "; ".join(
+            f"d = {r['d']}, {r['paths']} paths: {fmt(r['median_difference'])} "
+            f"[{fmt(r['low'])}, {fmt(r['high'])}], {r['wins']}/{r['ties']}/{r['losses']}, "
+            f"Holm's p = {r['holm_p']:.2g}"
+            for _, r in pair.sort_values("d").iterrows()
+        )
+        sentences.append(f"{jobs.label(method)} minus {jobs.label(against)}: {cells}.")
+    if not sentences:
+        return ""
     return wrap(
-        f"MPD with its authors' code's choices ({r['paths']} paths, d = {r['d']}, budget 500, a "
-        f"small sample) ends {fmt(abs(r['median_difference']))} {side} ours in the median paired "
-        f"difference (interval [{fmt(r['low'])}, {fmt(r['high'])}], {higher} on {count} of "
-        f"{r['paths']}; p = {r['wilcoxon_p']:.2g}).",
+        "Each successor as its authors run it, minus ours on the same paths (median paired "
+        "difference of the final iterate, its 95 % interval, wins/ties/losses): "
+        + " ".join(sentences),
         "  ",
         "  ",
     )
 
 
-def _bench_rows(gallery: Path, name: str) -> list[dict]:
+def _bench_rows(gallery: Path, name: str, delta: str = "ours") -> list[dict]:
     """The last run's rows of a bench result on a method and its authors' code (the results
-    sit in bench/results/ beside the gallery's folder, figures/, in the repository): those made
-    with the last row's commits, d and budget."""
+    sit in bench/results/ beside the gallery's folder, figures/, in the repository) at one
+    sampling delta (`--delta` of the check; a row without one is at ours): those made with the
+    last such row's commits, d and budget."""
     lines = (gallery.parents[1] / "bench" / "results" / f"{name}.jsonl").read_text()
     rows = [json.loads(line) for line in lines.splitlines()]
+    rows = [r for r in rows if r.get("delta", "ours") == delta]
     last = {k: rows[-1][k] for k in ("commit", "localbo", "d", "budget")}
     return [r for r in rows if all(r[k] == v for k, v in last.items())]
 
@@ -285,10 +308,10 @@ def step_by_step(gallery: Path, name: str) -> str:
     )
 
 
-def reference_check(gallery: Path, name: str) -> str:
+def reference_check(gallery: Path, name: str, delta: str = "ours") -> str:
     """docs/methods.md's comparison of a method with its authors' code, from the rows of
-    `bench/results/NAME.jsonl` (bench/reference_check.py)."""
-    rows = _bench_rows(gallery, name)
+    `bench/results/NAME.jsonl` (bench/reference_check.py) at one sampling delta."""
+    rows = _bench_rows(gallery, name, delta)
     runs = pd.DataFrame([r for r in rows if "method" in r])
     summaries = {r["summary"]: r for r in rows if "summary" in r}
     methods = list(dict.fromkeys(runs["method"]))

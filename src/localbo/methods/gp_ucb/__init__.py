@@ -267,6 +267,7 @@ class GPUCB(FunctionOptimizer):
 
     name = "gp_ucb"
     label = "GP-UCB"
+    traced = "incumbent"
     invalid_settings = ({"delta": 20.0}, {"restarts": 0}, {"raw_samples": 0})
     Settings = GPUCBSettings
     function = staticmethod(gp_ucb)
