@@ -6,11 +6,12 @@ Python 3.11 with botorch 0.16.1 and gpytorch 1.14.3 as its `requirements.txt` pi
 (CPU; it pins 2.6.0, whose only build here is CUDA's), hydra-core and omegaconf, given as
 `--python`; `nestbo_reference_driver.py` lists what it sets. The code refits its GP by ML-II
 every iteration and has no switch for known hyperparameters, so the check runs ours in the
-same mode: "reference mode" is NeST-BO refitting by ML-II as the code does (`refit`: on
-standardized observations with a zero mean, from the code's initial values, the second fit of an
-iteration from the first's), with the code's lengths, given in its unit cube, read in the path's
-units (delta 0.2, the gradient step 0.5 and its floor 0.05, each times the box's width 10), and
-its acquisition's weighing of the Hessian against the gradient (`hessian_scale`, the width);
+same mode: "reference mode" is config/config.yaml's `nestbo_reference`, the variant Fig. 1 runs:
+NeST-BO refitting by ML-II as the code does (`refit`: on standardized observations with a zero
+mean, from the code's initial values, the second fit of an iteration from the first's), with the
+code's lengths, given in its unit cube, read in the path's units (delta 0.2, the gradient step
+0.5 and its floor 0.05, each times the box's width 10: the code runs at its own delta), and its
+acquisition's weighing of the Hessian against the gradient (`hessian_scale`, the width);
 "ours" is NeST-BO as Fig. 1 runs it (known hyperparameters, our defaults). Two more of ours
 each undo one of the reference mode's choices, to measure what it does: "reference mode, mean
 fitted" fits the GP's constant mean too (`fit_mean`), "reference mode, Hessian in path units"
@@ -24,20 +25,14 @@ dimension, the reference mode one: the diagnosis "one lengthscale" runs the code
 
 from dataclasses import replace
 
-from reference_check import ReferenceCode, main  # bench/, the script's folder
+from reference_check import ReferenceCode, configured, main  # bench/, the script's folder
 
 from localbo.methods.nestbo import NeSTBO, NeSTBOSettings
 from localbo.pipeline.fig1 import Fig1Settings
 
 BOX = Fig1Settings().box
 WIDTH = BOX.upper - BOX.lower  # Fig. 1's box, the code's unit cube
-AS_THE_CODE = NeSTBOSettings(
-    refit=True,
-    delta=0.2 * WIDTH,
-    gradient_step=0.5 * WIDTH,
-    gradient_min_step=0.05 * WIDTH,
-    hessian_scale=WIDTH,
-)
+AS_THE_CODE = configured("nestbo_reference").settings
 MEAN_FITTED = replace(AS_THE_CODE, fit_mean=True)
 PATH_UNITS_HESSIAN = replace(AS_THE_CODE, hessian_scale=1.0)
 NESTBO_CODE = ReferenceCode(

@@ -41,10 +41,11 @@ from localbo.objective import Box
 from localbo.optimizers import FunctionOptimizer, run_on_path
 from localbo.pipeline.fig1 import Fig1Settings
 from localbo.pipeline.fig1_job import path_stream, run_streams
-from localbo.pipeline.settings import SEED
+from localbo.pipeline.settings import SEED, load_settings, merged_config
 from localbo.sample_paths import FourierSamplePath
 
 BENCH = Path(__file__).parent
+CONFIG = BENCH.parent / "config" / "config.yaml"
 QUANTITIES = {"value": "final iterate", "best_observation_value": "best observation"}
 
 
@@ -73,6 +74,12 @@ class ReferenceCode:
     dtypes: tuple[str, ...] = ("float32", "float64")
     spent: Callable[[int, int], int] = field(default=lambda budget, d: budget)
     diagnoses: dict[str, list[str]] = field(default_factory=dict)
+
+
+def configured(section: str) -> FunctionOptimizer:
+    """The method of config/config.yaml's `fig1.methods` section `section`, at its settings (a
+    variant as its authors run it: the one owner of those settings)."""
+    return load_settings(merged_config([CONFIG])).fig1.method(section).optimizer
 
 
 def whole_iterations(budget: int, size: int) -> int:
@@ -222,9 +229,16 @@ def difference_of_medians(
     return float(np.median(reference) - np.median(ours)), interval.low, interval.high
 
 
-def main(code: ReferenceCode, description: str, out: str) -> None:
-    """The check's command line (the module docstring); `out` is its default --out."""
+def main(
+    code: ReferenceCode, description: str, out: str, deltas: dict[str, ReferenceCode] | None = None
+) -> None:
+    """The check's command line (the module docstring); `out` is its default --out. With
+    `deltas` (a name -> the check at that delta, `code` the first's), `--delta` picks one, and
+    its rows carry its name."""
     parser = argparse.ArgumentParser(description=description)
+    if deltas:
+        parser.add_argument("--delta", choices=list(deltas), default=next(iter(deltas)),
+                            help="whose sampling delta both run at")  # fmt: skip
     parser.add_argument("checkout", type=Path, help=f"{code.repository} at {code.commit}")
     parser.add_argument("--python", required=True, help="the reference environment's Python")
     parser.add_argument("--paths", type=int, nargs=2, default=(0, 20), metavar=("FIRST", "STOP"))
@@ -248,6 +262,7 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
         " (default: a temporary folder)",
     )
     args = parser.parse_args()
+    code = deltas[args.delta] if deltas else code
     args.checkout = args.checkout.resolve()
     commit = checked_commit(args.checkout, code.repository, code.commit)
     paths = fig1_paths(args.d, range(*args.paths))
@@ -265,6 +280,8 @@ def main(code: ReferenceCode, description: str, out: str) -> None:
                 codes.append(label)
     ours = code_version()
     run = {"commit": commit, "localbo": ours, "d": args.d, "budget": args.budget}
+    if deltas:
+        run["delta"] = args.delta
     kept = ("method", "path", "value", "best_observation_value", "evaluations", "cpu_seconds")
     for row in sorted(rows, key=lambda r: (r["method"], r["path"])):
         append_row({**run, **{k: row[k] for k in kept}}, args.out)
