@@ -9,6 +9,7 @@ import pytest
 
 from localbo.gallery.__main__ import main as gallery_main
 from localbo.gallery.add import (
+    RUN_CURVES,
     RUN_FIGURE,
     RUN_TABLE,
     add_run,
@@ -278,6 +279,34 @@ def test_a_part_adds_its_runs_and_must_reproduce_the_ones_the_gallery_holds(tmp_
     differences = last["fig1"]["largest_value_difference"]
     assert differences == {"local_bo d=1 sigma=0.0": pytest.approx(0.05)}
     assert set(last["software"]) == {"python", "numpy", "scipy", "blas", "cpu"}
+
+
+def curves(run: Path, rows: list[tuple[str, int, int, list[float]]]) -> None:
+    """Fig. 1's curve table of a run directory: (method, d, path, values at 1, 2, ...)."""
+    lines = ["method,d,sigma,path,evaluations,value"]
+    lines += [f"{m},{d},0.0,{i},{k + 1},{v!r}" for m, d, i, vs in rows for k, v in enumerate(vs)]
+    (run / RUN_CURVES).write_text("\n".join(lines) + "\n")
+
+
+def test_the_curve_table_grows_a_run_at_a_time_and_a_part_of_curves_only_is_taken(tmp_path, code):
+    first = fig1_run(tmp_path / "first", [("local_bo", 1, 0, -1.0), ("turbo", 1, 0, -2.0)], 60.0)
+    curves(first, [("local_bo", 1, 0, [0.0, -1.0])])
+    gallery = tmp_path / "gallery"
+    add(first, gallery, [REPO / "config" / "config.yaml"], code)
+    # the same runs again, now with TuRBO-1's curve (whose run the gallery holds) and another
+    # local BO curve: the held curve stays, the new one joins in table order
+    again = fig1_run(tmp_path / "again", [("local_bo", 1, 0, -1.0), ("turbo", 1, 0, -2.0)], 60.0)
+    curves(again, [("local_bo", 1, 0, [9.0, 9.0]), ("turbo", 1, 0, [0.0, -1.5, -2.0])])
+    add(again, gallery, [REPO / "config" / "config.yaml"], code)
+    table = load_csv(gallery / "fig1-curves.csv")
+    assert [(r["method"], r["value"]) for r in table] == [
+        ("local_bo", "0.0"), ("local_bo", "-1.0"), ("turbo", "0.0"), ("turbo", "-1.5"),
+        ("turbo", "-2.0"),
+    ]  # fmt: skip
+    record = load_json(gallery / "provenance.json")["runs"]["run2"]["fig1"]
+    assert record["curves_added"] == 1 and record["runs_added"] == 0
+    with pytest.raises(ValueError, match="adds no run"):
+        add(again, gallery, [REPO / "config" / "config.yaml"], code)
 
 
 def test_a_part_that_fails_while_its_files_are_written_leaves_the_gallery_as_it_was(

@@ -8,13 +8,16 @@ in the order they were added; `localbo.gallery.provenance`) and, for every figur
 files come from, its files and its CPU-hours (`figures`). The gallery keeps a copy of each run's
 config files in `configs/` (`parts.config_copy`).
 
-A run's figures replace the gallery's, except Fig. 1's table, which grows run by run ("parts"):
+A run's figures replace the gallery's, except Fig. 1's tables, which grow run by run ("parts"):
 a paper-scale Fig. 1 is run a few (method, d) cells at a time. A run the table holds already keeps
 the table's row and checks the part: with the software of every earlier part it must come back
 byte for byte, or the run is refused (the pipeline does not reproduce itself); with other
 versions the last digits differ (the paths round differently, and a BFGS run may amplify that),
 so the part records how many runs it reproduced to the character and, for the others, the largest
-difference of the value per cell. The figure is redrawn from the merged table.
+difference of the value per cell. The figure is redrawn from the merged table. Fig. 1's curve
+table (each run's thinned trace, `localbo.pipeline.progress`) grows the same way, a run at a
+time: a run whose curve the gallery lacks adds it (`curves_added`), one it holds keeps the
+gallery's; the progress figure and its table are made from it by `redraw`.
 
 When a method's default settings change, the gallery's runs of it are no longer the config's:
 `--supersede METHOD` lets a part's runs at the new ones replace the gallery's of the same (d,
@@ -63,6 +66,7 @@ from localbo.optimizers import optimizer_class
 from localbo.pipeline.fig1 import TABLE_COLUMNS, Fig1Jobs, table_order
 from localbo.pipeline.files import gallery_name
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
+from localbo.pipeline.progress import CURVE_COLUMNS
 from localbo.pipeline.settings import load_settings, merged_config
 from localbo.plotting import save_figure
 
@@ -91,6 +95,7 @@ def figure_of_file(figure_of: dict[str, str], relative: Path) -> str | None:
 # Fig. 1's table and figure in a run directory (the fig1_table and fig1_plot rules' outputs)
 RUN_TABLE = Path("results", "fig1", "local_solutions.csv")
 RUN_FIGURE = Path("figures", "fig1_local_solutions.png")
+RUN_CURVES = Path("results", "fig1", "curves.csv")
 # Fig. 3's tables in a run directory (the fig3_table rule's outputs): each other path's curve,
 # and the main path's curve; its runs' table and figure are kept with them
 FIG3_OTHERS = Path("results", "fig3", "other_paths.csv")
@@ -140,6 +145,24 @@ def merge_runs(
                 gap = math.inf
             differences[cell] = max(differences.get(cell, 0.0), gap)
     return [rows[key] for key in sorted(rows)], columns, reproduced, superseded, differences
+
+
+def merge_curves(
+    held: list[dict[str, str]], new: list[dict[str, str]]
+) -> tuple[list[dict[str, str]], int]:
+    """Fig. 1's curve table of the runs of both (CSV rows), in table order and by evaluations
+    within a run: a run both hold keeps the gallery's rows. Returns the rows and how many runs
+    `new` added."""
+    runs: dict[tuple, list[dict[str, str]]] = {}
+    for row in held:
+        runs.setdefault(table_order(row), []).append(row)
+    added: dict[tuple, list[dict[str, str]]] = {}
+    for row in new:
+        if table_order(row) not in runs:
+            added.setdefault(table_order(row), []).append(row)
+    runs.update(added)
+    rows = [row for key in sorted(runs) for row in runs[key]]
+    return rows, len(added)
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -227,9 +250,16 @@ def add_run(
             rows, columns, record["fig1"] = _grow_fig1(
                 run, new, gallery, configs, provenance, record, supersede
             )
-            if not record["fig1"]["runs_added"] + record["fig1"]["runs_superseded"] + record[
-                "fig1"
-            ]["runs_renewed"] and made.keys() == {"fig1"}:
+            if (run / RUN_CURVES).exists():
+                curves = gallery / gallery_name(RUN_CURVES)
+                held_curves = load_csv(curves) if curves.exists() else []
+                merged, record["fig1"]["curves_added"] = merge_curves(
+                    held_curves, load_csv(run / RUN_CURVES)
+                )
+                writes[curves] = (merged, CURVE_COLUMNS)
+            counts = record["fig1"]
+            grew = counts["runs_added"] + counts["runs_superseded"] + counts["runs_renewed"]
+            if not grew + counts.get("curves_added", 0) and made.keys() == {"fig1"}:
                 raise ValueError(f"{run} adds no run to {gallery}: its runs are there already")
             figures["fig1"] = {**held, "runs": [*held["runs"], name]}
             writes[gallery / gallery_name(RUN_TABLE)] = (rows, columns)
