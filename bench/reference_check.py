@@ -33,12 +33,12 @@ from pathlib import Path
 
 import numpy as np
 from full_run import append_row, code_version, one_core  # bench/, the script's folder
-from scipy import stats
 
 from localbo.io import save_npz
 from localbo.kernels import RBF
 from localbo.objective import Box
 from localbo.optimizers import FunctionOptimizer, run_on_path
+from localbo.paired_comparison import difference_of_medians
 from localbo.pipeline.fig1 import Fig1Settings
 from localbo.pipeline.fig1_job import path_stream, run_streams
 from localbo.pipeline.settings import SEED, load_settings, merged_config
@@ -208,25 +208,6 @@ def our_runs(
                     }
                 )
     return rows
-
-
-def difference_of_medians(
-    reference: np.ndarray, ours: np.ndarray, seed: int
-) -> tuple[float, float, float]:
-    """median(reference) - median(ours) of paired per-path values, with the 90 % percentile
-    bootstrap interval (the paths resampled in pairs)."""
-    result = stats.bootstrap(
-        (reference, ours),
-        lambda a, b, axis=-1: np.median(a, axis=axis) - np.median(b, axis=axis),
-        paired=True,
-        vectorized=True,
-        n_resamples=9999,
-        confidence_level=0.9,
-        method="percentile",
-        rng=np.random.default_rng(seed),
-    )
-    interval = result.confidence_interval
-    return float(np.median(reference) - np.median(ours)), interval.low, interval.high
 
 
 def main(

@@ -184,3 +184,25 @@ def paired_summary(
         losses=int(np.sum(d > 0)),
         p_value=wilcoxon_p(d),
     )
+
+
+def difference_of_medians(
+    reference: np.ndarray, ours: np.ndarray, seed: int
+) -> tuple[float, float, float]:
+    """median(reference) - median(ours) of paired per-path values (n,) each, with the 90 %
+    percentile bootstrap interval (the paths resampled in pairs; 9999 resamples from `seed`):
+    the checks of a method against its authors' code (bench/reference_check.py)."""
+    from scipy import stats
+
+    result = stats.bootstrap(
+        (reference, ours),
+        lambda a, b, axis=-1: np.median(a, axis=axis) - np.median(b, axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=9999,
+        confidence_level=0.9,
+        method="percentile",
+        rng=np.random.default_rng(seed),
+    )
+    interval = result.confidence_interval
+    return float(np.median(reference) - np.median(ours)), interval.low, interval.high
