@@ -1,10 +1,13 @@
-"""The optimizer plug-ins: one contract every registered method meets (budget, reproducible,
-converges on a quadratic), the registry, and a throwaway plug-in written in a few lines."""
+"""The optimizer plug-ins: one contract every registered method, and every variant of one that
+config/config.yaml runs at other settings, meets (budget, reproducible, converges on a
+quadratic), the registry, and a throwaway plug-in written in a few lines."""
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 
 from localbo.kernels import RBF
 from localbo.methods import builtin
@@ -26,11 +29,28 @@ from tests.unit.quadratic import Quadratic
 BUILT_IN = sorted(builtin())
 # smaller acquisition searches, so the contract runs in seconds
 KNOBS = {"gp_ucb": {"raw_samples": 32, "local_samples": 32, "restarts": 1}}
+SECTIONS = yaml.safe_load((Path(__file__).parents[2] / "config" / "config.yaml").read_text())[
+    "fig1"
+]["methods"]
+# the paper scale's variants at settings of their own (a successor as its authors run it)
+VARIANTS = sorted(
+    name
+    for name, section in SECTIONS.items()
+    if section and section.get("optimizer")
+    and method_from_config(name, section, name).optimizer != optimizer_class(section["optimizer"])()
+)  # fmt: skip
+METHODS = BUILT_IN + VARIANTS
 
 
 def optimizer(name):
+    if name in VARIANTS:
+        return method_from_config(name, SECTIONS[name], name).optimizer
     cls = optimizer_class(name)
     return cls(cls.Settings(**KNOBS.get(name, {})))
+
+
+def test_the_variants_are_the_successors_as_their_authors_run_them():
+    assert {"mpd_reference", "minucb_reference", "nestbo_reference"} <= set(VARIANTS)
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +58,7 @@ def path():
     return FourierSamplePath.draw(RBF(), 3, 256, rng_for(30, "path"))
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", METHODS)
 @pytest.mark.parametrize("sigma", [0.0, 0.1])
 def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma):
     def run(seed):
@@ -64,7 +84,7 @@ def test_every_method_respects_its_budget_and_is_reproducible(path, name, sigma)
         assert run(35).value != a.value
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", METHODS)
 def test_at_budget_zero_every_method_returns_its_start_with_a_trace(path, name):
     """Called directly below its `min_budget` (the config check refuses that), a method still
     returns its start, projected onto the box (GP-UCB and random search returned it outside),
@@ -75,7 +95,8 @@ def test_at_budget_zero_every_method_returns_its_start_with_a_trace(path, name):
         optimizer(name), path, RBF(), 0.0, 0, box, rng_for(0, "noise"), rng_for(0, "method"), x0
     )
     assert result.evaluations == 0
-    np.testing.assert_array_equal(result.x, x0 if name == "local_bo" else box.project(x0))
+    local_bo = optimizer(name).name == "local_bo"
+    np.testing.assert_array_equal(result.x, x0 if local_bo else box.project(x0))
     arrays = result.trace.arrays()
     assert arrays["iterates"].shape[1] == 3 and all(len(a) >= 1 for a in arrays.values())
 
@@ -122,7 +143,7 @@ def test_a_start_box_or_path_of_another_dimension_is_refused(path, box_d, x0):
         )
 
 
-@pytest.mark.parametrize("name", BUILT_IN)
+@pytest.mark.parametrize("name", METHODS)
 def test_every_method_improves_a_quadratic_from_its_start(name):
     """200 noiseless evaluations in [-1, 1]^2 at least halve f(x0) (random search misses with
     probability 0.949^200 < 1e-4 per seed)."""
