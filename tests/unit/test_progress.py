@@ -126,3 +126,16 @@ def test_every_figure_and_table_names_a_method_by_its_sections_label():
             assert "our choices" in params[ours]["label"]
             assert "our choices" in params[optimizer]["label"]
             assert "our choices" not in params[variant]["label"]
+
+
+def test_the_target_is_local_bos_final_median_on_the_methods_own_paths():
+    """Local BO ran paths 0-2, the method paths 0-1: the target is local BO's median on 0-1."""
+    table = pd.concat(
+        [
+            curves("local_bo", [[(1, -1.0)], [(1, -3.0)], [(1, -100.0)]]),
+            curves("fast", [[(1, 0.0), (5, -2.0)], [(1, 0.0), (5, -2.5)]]),
+        ]
+    )
+    rows = {r["method"]: r for r in reach_table(table, METHODS, 5, LocalBO.name)}
+    assert rows["fast"]["target"] == -2.0 and rows["fast"]["reached_at"] == 10  # grid 1, 3, 10
+    assert rows["local_bo"]["target"] == -3.0  # its own three paths

@@ -12,7 +12,7 @@ table are made from it alone (in a redraw, from the gallery's).
 
 A method reaches a target at the first count of its grid where its median over paths is at or
 below it; the target is the final median of the local BO section run at the method's budget
-(`local_bo`, `local_bo_short` at 1000), at the same d and noise level, over the same table.
+(`local_bo`, `local_bo_short` at 1000), at the same d and noise level, over the method's paths.
 """
 
 from __future__ import annotations
@@ -144,9 +144,9 @@ def reach_table(
     curves: pd.DataFrame, methods: dict[str, dict[str, Any]], points: int, local_bo: str
 ) -> list[dict[str, Any]]:
     """Per method, noise level and d of the curve table: the evaluations at which its median
-    first reaches the final median of local BO at its budget (the module docstring), or
-    `NOT_REACHED`; a method with no local BO section at its budget, or no local BO runs at
-    its (sigma, d), is left out.
+    first reaches the final median of local BO at its budget over the same paths (the module
+    docstring), or `NOT_REACHED`; a method with no local BO section at its budget, or no local
+    BO runs on its paths at its (sigma, d), is left out.
 
     Args:
         curves: the curve table. methods: name -> {"label", "budget", "optimizer", ...} of the
@@ -155,13 +155,17 @@ def reach_table(
     """
     budgets = {name: about["budget"] for name, about in methods.items()}
     medians = median_curves(curves, budgets, points)
-    final = medians.sort_values("evaluations").groupby(["method", "sigma", "d"]).last()
+    # each run's final value: its curve's last row
+    final = curves.groupby(["method", "sigma", "d", "path"])["value"].last()
     rows = []
     for (method, sigma, d), cell in medians.groupby(["method", "sigma", "d"], sort=True):
         against = local_bo_at(methods, local_bo, budgets[method])
-        if against is None or (against, sigma, d) not in final.index:
+        if against is None or (against, sigma, d) not in final.index.droplevel("path"):
             continue
-        target = float(final.loc[(against, sigma, d), "median"])
+        paths = final[method, sigma, d].index.intersection(final[against, sigma, d].index)
+        if paths.empty:
+            continue
+        target = float(np.median(final[against, sigma, d][paths]))
         below = cell[cell["median"] <= target]
         rows.append(
             {
@@ -174,7 +178,7 @@ def reach_table(
                 "against": against,
                 "target": target,
                 "reached_at": int(below["evaluations"].iloc[0]) if len(below) else NOT_REACHED,
-                "final_median": float(final.loc[(method, sigma, d), "median"]),
+                "final_median": float(np.median(final[method, sigma, d])),
             }
         )
     return rows
