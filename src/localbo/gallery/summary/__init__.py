@@ -22,6 +22,7 @@ from localbo.gallery.summary.methods import (
     fig1_medians,
     fig1_methods,
     method_comparison,
+    progress_reach,
     reference_check,
     step_by_step,
 )
@@ -58,6 +59,7 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
     "fig1_methods": fig1_methods,
     "method_comparison": method_comparison,
     "authors_pairs": authors_pairs,
+    "progress_reach": progress_reach,
     "fig2_slopes": fig2_slopes,
     "fig2_code": fig2_code,
     "paper_code": paper_code,
@@ -72,8 +74,6 @@ BLOCKS: dict[str, Callable[[Path], str]] = {
         f"{method}_reference": partial(reference_check, name=f"{method}_reference")
         for method in CHECKED_AGAINST_REFERENCE
     },
-    # MinUCB's check at its authors' delta too (bench/minucb_against_reference.py --delta)
-    "minucb_reference_authors": partial(reference_check, name="minucb_reference", delta="authors"),
     **{
         f"{method}_step_by_step": partial(step_by_step, name=f"{method}_step_by_step")
         for method in ("mpd", "nestbo")

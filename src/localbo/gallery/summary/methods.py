@@ -337,5 +337,60 @@ def reference_check(gallery: Path, name: str, delta: str = "ours") -> str:
         lines,
         f"Budget {first['budget']}, d = {first['d']}, the authors' code at commit "
         f"{first['commit'][:7]}. Differences of the medians, with 90 % paired bootstrap "
-        "intervals over the paths: " + "; ".join(differences) + ".",
+        "intervals over the paths: " + "; ".join(differences + explaining(runs)) + ".",
+    )
+
+
+def explaining(runs: pd.DataFrame) -> list[str]:
+    """The differences a check's rows support its explanations with, beyond the check's own
+    pairs (code minus ours): each diagnosis of the code minus the code as it is (what the
+    diagnosed choice does to the code), and the reference mode minus ours (what the choices
+    the reference mode takes from the code do to ours), final iterate, 90 % paired bootstrap
+    interval (`localbo.paired_comparison.difference_of_medians`, seeded as the check)."""
+    from localbo.paired_comparison import difference_of_medians
+
+    by = {m: rows.set_index("path")["value"] for m, rows in runs.groupby("method")}
+    codes = [m for m in by if m.startswith("reference code, ")]
+    pairs = [(code, diagnosed) for code in codes for diagnosed in codes
+             if diagnosed.startswith(f"{code}, ")]  # fmt: skip
+    pairs += [("reference mode", "ours")] if {"reference mode", "ours"} <= set(by) else []
+    found = []
+    for first, other in pairs:
+        paths = by[first].index.intersection(by[other].index).sort_values()
+        low_path = int(paths[0])  # the check's seed: its first path
+        diff, low, high = difference_of_medians(
+            by[first][paths].to_numpy(), by[other][paths].to_numpy(), low_path
+        )
+        found.append(f"{first} minus {other}, final iterate: {fmt(diff)} [{fmt(low)}, {fmt(high)}]")
+    return found
+
+
+def progress_reach(gallery: Path) -> str:
+    """docs/figures.md's table of when each method's median reaches local BO's final median
+    (the gallery's `progress-reach.csv`), per noise level and d, methods in the config's order."""
+    reach = table(gallery, "progress-reach")
+    settings = paper_scale(gallery)
+    fig1 = settings.fig1
+    order = {name: k for k, name in enumerate(fig1.methods.methods)}
+    reach = reach.assign(order=reach["method"].map(order)).sort_values(["order", "sigma", "d"])
+    columns = sorted({(s, d) for s, d in zip(reach["sigma"], reach["d"], strict=True)})
+    lines = ["| method | " + " | ".join(f"sigma = {s:g}, d = {d}" for s, d in columns) + " |"]
+    lines.append("| --- |" + " ---: |" * len(columns))
+    for _, rows in reach.groupby("method", sort=False):
+        at = {(r["sigma"], r["d"]): r for _, r in rows.iterrows()}
+        cells = []
+        for key in columns:
+            r = at.get(key)
+            if r is None:
+                cells.append("—")
+            elif str(r["reached_at"]).isdigit():
+                cells.append(f"{r['reached_at']} of {r['budget']} ({r['paths']} paths)")
+            else:
+                cells.append(f"not within {r['budget']} ({r['paths']} paths)")
+        lines.append(f"| {rows['label'].iloc[0]} | " + " | ".join(cells) + " |")
+    return table_and_text(
+        lines,
+        "Evaluations at which the method's median over paths first reaches the final median of "
+        "local BO at its budget (`against` in the table, `local_bo_short` for the sections at "
+        f"1000), read at {settings.progress.points} log-spaced counts; '—': not run there.",
     )
