@@ -535,3 +535,26 @@ def test_the_command_adds_a_run_to_the_gallery_it_is_given(tmp_path, code, capsy
     gallery_main([*argv, "--code", str(code)])
     assert str(gallery / "provenance.json") in capsys.readouterr().out
     assert load_json(gallery / "provenance.json")["figures"]["fig1"]["runs"] == ["run1"]
+
+
+def test_the_gallerys_curves_end_at_its_tables_values_within_their_parts_differences():
+    """Every run of the gallery's curve table is a run of its Fig. 1 table, and its curve ends
+    at the table's value: to the character where the part that brought the curve reproduced
+    the run, else within the largest difference of the run's cell that a part with other
+    software recorded (`largest_value_difference`: the same runs, rounded otherwise)."""
+    import pandas as pd
+
+    gallery = REPO / "figures" / "gallery"
+    curves = pd.read_csv(gallery / "fig1-curves.csv")
+    table = pd.read_csv(gallery / "fig1-local_solutions.csv")
+    key = ["method", "sigma", "d", "path"]
+    last = curves.groupby(key)["value"].last()
+    value = table.set_index(key)["value"]
+    assert last.index.isin(value.index).all()
+    recorded: dict[str, float] = {}
+    for run in load_json(gallery / "provenance.json")["runs"].values():
+        for cell, gap in run.get("fig1", {}).get("largest_value_difference", {}).items():
+            recorded[cell] = max(recorded.get(cell, 0.0), gap)
+    for (method, sigma, d, path), end in last.items():
+        allowed = recorded.get(f"{method} d={d} sigma={sigma}", 0.0)
+        assert abs(end - value[method, sigma, d, path]) <= allowed, (method, sigma, d, path)
