@@ -42,7 +42,7 @@ def test_the_forecast_counts_the_dry_runs_jobs(tmp_path):
     parts = {name[5:]: row["jobs"] for name, row in forecast["rows"].items() if name[:5] == "fig1 "}
     methods = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["fig1"]["methods"]
     assert set(parts) == {"paths", *methods}
-    assert sum(parts.values()) == figures["fig1"] - 2  # its table and its plot
+    assert sum(parts.values()) == figures["fig1"] - 3  # its table, its curves and its plot
     one, four = forecast["wall_hours"]["1"], forecast["wall_hours"]["4"]
     assert one == pytest.approx(forecast["total"]["cpu_hours"])  # one core: one job at a time
     assert one / 4 <= four < one
