@@ -40,11 +40,9 @@ checkout the run's jobs imported `localbo` from (a part run from a pinned worktr
 
 from __future__ import annotations
 
-import math
 import re
 import shutil
 import time
-from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -52,6 +50,7 @@ from typing import Any
 import pandas as pd
 
 from localbo.colors import method_colors
+from localbo.gallery.merge import largest_differences, merge_curves, merge_runs
 from localbo.gallery.parts import config_copy, ran_noise_levels, renewed_runs
 from localbo.gallery.provenance import (
     last_added,
@@ -63,7 +62,7 @@ from localbo.gallery.provenance import (
 from localbo.io import atomic_path, load_csv, load_json, made_files, save_csv, save_json
 from localbo.methods.local_bo import LocalBO
 from localbo.optimizers import optimizer_class
-from localbo.pipeline.fig1 import TABLE_COLUMNS, Fig1Jobs, table_order
+from localbo.pipeline.fig1 import Fig1Jobs
 from localbo.pipeline.files import gallery_name
 from localbo.pipeline.local_solutions_figure import local_solutions_figure
 from localbo.pipeline.progress import CURVE_COLUMNS
@@ -100,69 +99,6 @@ RUN_CURVES = Path("results", "fig1", "curves.csv")
 # and the main path's curve; its runs' table and figure are kept with them
 FIG3_OTHERS = Path("results", "fig3", "other_paths.csv")
 FIG3_MAIN = Path("results", "fig3", "best_after_restarts.csv")
-
-
-def merge_runs(
-    held: list[dict[str, str]], new: list[dict[str, str]], supersede: frozenset[str] = frozenset()
-) -> tuple[list[dict[str, str]], list[str], list[dict[str, str]], int, dict[str, float]]:
-    """Fig. 1's table of the runs of both (CSV rows), in table order; a run both hold keeps the
-    gallery's row, unless its method is in `supersede` and the rows differ: then `new`'s.
-
-    A column only one table has is empty in the other's rows (a method that reports a new
-    scalar).
-
-    Returns:
-        The rows, the columns (the common ones, then the others in name order), the rows of
-        `new` the gallery held to the character, how many replaced a different row (`supersede`),
-        and for the others the largest |difference| of `value` per "method d=.. sigma=.." (inf
-        where `value` is not a number).
-
-    Raises:
-        ValueError: `new` holds a run twice.
-    """
-    columns = {c for row in held + new for c in row}
-    columns = [*TABLE_COLUMNS, *sorted(columns - set(TABLE_COLUMNS))]
-    rows = {table_order(row): {c: row.get(c, "") for c in columns} for row in held}
-    seen, reproduced, superseded, differences = set(), [], 0, {}
-    for row in new:
-        row = {c: row.get(c, "") for c in columns}
-        key = table_order(row)
-        if key in seen:
-            raise ValueError(f"run {key} (method, sigma, d, path) is in the part's table twice")
-        seen.add(key)
-        if key not in rows:
-            rows[key] = row
-        elif rows[key] == row:
-            reproduced.append(row)
-        elif row["method"] in supersede:
-            rows[key] = row
-            superseded += 1
-        else:
-            cell = f"{row['method']} d={row['d']} sigma={row['sigma']}"
-            try:
-                gap = abs(float(rows[key]["value"]) - float(row["value"]))
-            except ValueError:
-                gap = math.inf
-            differences[cell] = max(differences.get(cell, 0.0), gap)
-    return [rows[key] for key in sorted(rows)], columns, reproduced, superseded, differences
-
-
-def merge_curves(
-    held: list[dict[str, str]], new: list[dict[str, str]]
-) -> tuple[list[dict[str, str]], int]:
-    """Fig. 1's curve table of the runs of both (CSV rows), in table order and by evaluations
-    within a run: a run both hold keeps the gallery's rows. Returns the rows and how many runs
-    `new` added."""
-    runs: dict[tuple, list[dict[str, str]]] = {}
-    for row in held:
-        runs.setdefault(table_order(row), []).append(row)
-    added: dict[tuple, list[dict[str, str]]] = {}
-    for row in new:
-        if table_order(row) not in runs:
-            added.setdefault(table_order(row), []).append(row)
-    runs.update(added)
-    rows = [row for key in sorted(runs) for row in runs[key]]
-    return rows, len(added)
 
 
 def method_labels(configs: list[Path], methods: set[str]) -> tuple[dict[str, str], dict[str, str]]:
@@ -367,9 +303,9 @@ def _grow_fig3(
             software.
     """
     held, new = load_csv(gallery / gallery_name(FIG3_OTHERS)), load_csv(run / FIG3_OTHERS)
-    differences = _largest_differences(held, new, lambda row: f"path {row['path']}")
+    differences = largest_differences(held, new, lambda row: f"path {row['path']}")
     main = load_csv(gallery / gallery_name(FIG3_MAIN)), load_csv(run / FIG3_MAIN)
-    differences.update(_largest_differences(*main, lambda row: "main path"))
+    differences.update(largest_differences(*main, lambda row: "main path"))
     parts = [provenance["runs"][r] for r in provenance["figures"]["fig3"]["runs"]]
     if differences and all(same_software(p.get("software"), record["software"]) for p in parts):
         raise ValueError(
@@ -386,21 +322,6 @@ def _grow_fig3(
         "largest_median_difference": differences,
     }
     return rows, counts
-
-
-def _largest_differences(
-    held: list[dict[str, str]], new: list[dict[str, str]], curve: Callable[[dict[str, str]], str]
-) -> dict[str, float]:
-    """Per curve (`curve` of a row names it) that both tables hold and that differs anywhere:
-    the largest difference of its median over the rows of the same `restarts`."""
-    kept = {(curve(row), row["restarts"]): row["median"] for row in held}
-    largest: dict[str, float] = {}
-    for row in new:
-        key = (curve(row), row["restarts"])
-        if key in kept and kept[key] != row["median"]:
-            gap = abs(float(kept[key]) - float(row["median"]))
-            largest[key[0]] = max(largest.get(key[0], 0.0), gap)
-    return largest
 
 
 def _write(writes: dict[Path, Any], provenance_file: Path, provenance: dict[str, Any]) -> None:

@@ -157,10 +157,11 @@ def reach_table(
     medians = median_curves(curves, budgets, points)
     # each run's final value: its curve's last row
     final = curves.groupby(["method", "sigma", "d", "path"])["value"].last()
+    cells = set(final.index.droplevel("path"))
     rows = []
     for (method, sigma, d), cell in medians.groupby(["method", "sigma", "d"], sort=True):
         against = local_bo_at(methods, local_bo, budgets[method])
-        if against is None or (against, sigma, d) not in final.index.droplevel("path"):
+        if against is None or (against, sigma, d) not in cells:
             continue
         paths = final[method, sigma, d].index.intersection(final[against, sigma, d].index)
         if paths.empty:
